@@ -1,0 +1,54 @@
+# Two commands a newcomer needs:  `make lab`  and  `make test`.
+# Everything installs into .venv (no conda needed); re-running is cheap once installed.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test unit nbval browser demo notebooks bench slides chromium clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
+	touch $(STAMP)
+
+## lab: set up and open the series in JupyterLab
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/01_short_term_memory.ipynb
+
+## test: set up and run every test: unit and property tests, the notebooks through nbval, the browser test
+test: $(STAMP) chromium
+	$(BIN)/python -m pytest
+
+## unit / nbval / browser: one layer of the tests at a time
+unit: $(STAMP)
+	$(BIN)/python -m pytest tests --ignore=tests/browser
+nbval: $(STAMP)
+	$(BIN)/python -m pytest notebooks
+browser: $(STAMP) chromium
+	$(BIN)/python -m pytest tests/browser
+
+## chromium: Debian's Chromium for the browser test (installed when missing and we are root)
+chromium:
+	@bash scripts/ensure-chromium
+
+## demo: the lesson's worked examples in the terminal
+demo: $(STAMP)
+	$(BIN)/python -m primer_memory
+
+## notebooks: re-execute every notebook in place and store its outputs (then commit them)
+notebooks: $(STAMP)
+	$(BIN)/python scripts/refresh_notebooks.py notebooks/*.ipynb
+
+## bench: the benchmarks, each printing ratios against a plain baseline in one run
+bench: $(STAMP)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+## slides: classroom slides (reveal.js HTML) for each notebook, into build/slides
+slides: $(STAMP)
+	$(BIN)/jupyter nbconvert --to slides --output-dir build/slides notebooks/*.ipynb
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

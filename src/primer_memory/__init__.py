@@ -1,0 +1,29 @@
+"""primer-memory: the code behind a Jupyter series on memory and state for LLM agents.
+
+A model keeps nothing between calls; the application owns its memory. The
+series builds the four parts one notebook at a time: short-term memory under
+a budget, long-term typed records, the safety rules around them, and task
+state that survives a crash.
+"""
+
+from __future__ import annotations
+
+from .prompt import build_prompt, prompt_tokens, render_prompt
+from .short_term import (
+    ROLES,
+    ContextWindow,
+    InvalidBudget,
+    InvalidMessage,
+    Message,
+    PerMessageSummarizer,
+    ShortTermMemory,
+    context_reference,
+    estimate_tokens,
+    first_sentence,
+    first_sentences,
+    token_curve,
+)
+
+# (more parts are imported below as each notebook's module lands)
+
+__version__ = "0.1.0"

@@ -1,0 +1,56 @@
+"""Figures for the notebooks. matplotlib is imported inside each function so the package imports fast."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .examples import invoice_exchange
+from .short_term import token_curve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+__all__ = ["context_tokens", "figure_png"]
+
+
+def _new_figure(width: float = 7.0, height: float = 3.6) -> "Figure":
+    """A figure not owned by pyplot: nothing global, nothing shown twice."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def figure_png(fig: "Figure") -> bytes:
+    """Render a figure to PNG bytes (for an Image widget)."""
+    import io
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, mark_turn: int | None = None) -> "Figure":
+    """Tokens sent per call, whole history vs managed, for the invoice chat.
+
+    `mark_turn` highlights one turn (the widget uses it to show where the sliders are).
+    """
+    whole, managed = token_curve((invoice_exchange(i) for i in range(1, turns + 1)), budget, keep_last)
+    x = list(range(1, turns + 1))
+    fig = _new_figure()
+    ax = fig.add_subplot()
+    ax.plot(x, whole, color="#c0392b", marker=".", label="send the whole history")
+    ax.plot(x, managed, color="#2471a3", marker=".", label=f"managed (keep_last={keep_last})")
+    ax.axhline(budget, color="#555555", linestyle="--", linewidth=1, label=f"budget = {budget} tokens")
+    over = next((t for t, w in zip(x, whole) if w > budget), None)
+    if over is not None:
+        ax.axvline(over, color="#999999", linestyle=":", linewidth=1)
+        ax.annotate(f"first over budget: turn {over}", (over, budget), xytext=(6, -26),
+                    textcoords="offset points", fontsize=9, color="#555555")
+    if mark_turn is not None and 1 <= mark_turn <= turns:
+        ax.plot([mark_turn], [managed[mark_turn - 1]], "o", color="#2471a3", markersize=10, fillstyle="none")
+    ax.set_xlabel("turn (one question and one answer)")
+    ax.set_ylabel("tokens sent on this call")
+    ax.set_title("A budget keeps every call the same size; the whole history grows without end")
+    ax.set_ylim(0, max(max(whole), budget) * 1.08)
+    ax.legend(loc="upper left", frameon=False)
+    return fig
