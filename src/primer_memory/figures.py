@@ -13,20 +13,24 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["context_tokens", "figure_png"]
 
 
-def _new_figure(width: float = 7.0, height: float = 3.6) -> "Figure":
-    """A figure not owned by pyplot: nothing global, nothing shown twice."""
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height), dpi=100, layout="constrained")
-
-
 def figure_png(fig: "Figure") -> bytes:
-    """Render a figure to PNG bytes (for an Image widget)."""
+    """Render a figure to PNG bytes (for an Image widget, or a notebook's output)."""
     import io
 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
     return buffer.getvalue()
+
+
+def _new_figure(width: float = 7.0, height: float = 3.6) -> "Figure":
+    """A figure not owned by pyplot (nothing global, nothing shown twice) that Jupyter shows as a PNG."""
+    from matplotlib.figure import Figure
+
+    class NotebookFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            return figure_png(self)
+
+    return NotebookFigure(figsize=(width, height), dpi=100, layout="constrained")
 
 
 def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, mark_turn: int | None = None) -> "Figure":
@@ -50,7 +54,11 @@ def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, ma
         ax.plot([mark_turn], [managed[mark_turn - 1]], "o", color="#2471a3", markersize=10, fillstyle="none")
     ax.set_xlabel("turn (one question and one answer)")
     ax.set_ylabel("tokens sent on this call")
-    ax.set_title("A budget keeps every call the same size; the whole history grows without end")
+    ax.annotate(f"{whole[-1]:,}", (turns, whole[-1]), xytext=(-4, 6), textcoords="offset points",
+                ha="right", fontsize=9, color="#c0392b")
+    ax.annotate(f"{managed[-1]:,}", (turns, managed[-1]), xytext=(-4, -14), textcoords="offset points",
+                ha="right", fontsize=9, color="#2471a3")
+    ax.set_title("The whole history grows every turn; a budget keeps each call flat", fontsize=11)
     ax.set_ylim(0, max(max(whole), budget) * 1.08)
     ax.legend(loc="upper left", frameon=False)
     return fig

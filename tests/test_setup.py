@@ -1,0 +1,71 @@
+"""The set-up a newcomer relies on: one list of packages, fast imports, a working walkthrough."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pip vendors the same parser
+    from pip._vendor import tomli as tomllib  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name_and_spec(requirement: str) -> tuple[str, str]:
+    match = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$", requirement)
+    assert match, requirement
+    return match.group(1).lower().replace("_", "-"), match.group(2).replace(" ", "")
+
+
+def _pyproject_requirements() -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    reqs = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        reqs += extra
+    return dict(_name_and_spec(r) for r in reqs)
+
+
+def _environment_requirements() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        item = re.match(r"^\s*-\s+([^#:]+?)\s*$", line)
+        if not item:
+            continue
+        text = item.group(1)
+        if text.startswith("-e") or text in {"pip", "conda-forge"}:
+            continue
+        name, spec = _name_and_spec(text)
+        if name != "python":
+            found[name] = spec
+    return found
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject() -> None:
+    assert _environment_requirements() == _pyproject_requirements()
+
+
+def test_package_imports_without_matplotlib_or_ipywidgets() -> None:
+    code = (
+        "import sys, primer_memory; "
+        "heavy = [m for m in ('matplotlib', 'ipywidgets', 'matplotlib.pyplot') if m in sys.modules]; "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_walkthrough_prints_the_worked_examples() -> None:
+    out = subprocess.run([sys.executable, "-m", "primer_memory"], capture_output=True, text=True, check=True)
+    assert "summary (36 tokens)" in out.stdout
+    assert "sent: 106 tokens" in out.stdout
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in readme and "make lab" in readme
+    assert re.search(r"^make test$", ci, re.M)
