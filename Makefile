@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test unit nbval browser demo notebooks bench slides chromium clean
+.PHONY: lab test unit nbval browser screenshots demo notebooks bench slides chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ nbval: $(STAMP)
 	$(BIN)/python -m pytest notebooks
 browser: $(STAMP) chromium
 	$(BIN)/python -m pytest tests/browser
+
+## screenshots: re-make the README's widget screenshots (docs/img) with the browser test
+screenshots: $(STAMP) chromium
+	PRIMER_SCREENSHOTS=docs/img $(BIN)/python -m pytest tests/browser
 
 ## chromium: Debian's Chromium for the browser test (installed when missing and we are root)
 chromium:

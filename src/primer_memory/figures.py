@@ -44,12 +44,11 @@ def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, ma
     ax = fig.add_subplot()
     ax.plot(x, whole, color="#c0392b", marker=".", label="send the whole history")
     ax.plot(x, managed, color="#2471a3", marker=".", label=f"managed (keep_last={keep_last})")
-    ax.axhline(budget, color="#555555", linestyle="--", linewidth=1, label=f"budget = {budget} tokens")
     over = next((t for t, w in zip(x, whole) if w > budget), None)
+    passed = f" (first passed at turn {over})" if over is not None else " (never passed)"
+    ax.axhline(budget, color="#555555", linestyle="--", linewidth=1, label=f"budget = {budget} tokens{passed}")
     if over is not None:
         ax.axvline(over, color="#999999", linestyle=":", linewidth=1)
-        ax.annotate(f"first over budget: turn {over}", (over, budget), xytext=(6, -26),
-                    textcoords="offset points", fontsize=9, color="#555555")
     if mark_turn is not None and 1 <= mark_turn <= turns:
         ax.plot([mark_turn], [managed[mark_turn - 1]], "o", color="#2471a3", markersize=10, fillstyle="none")
     ax.set_xlabel("turn (one question and one answer)")

@@ -1,0 +1,46 @@
+"""Each notebook in a real JupyterLab: runs clean, and its widgets render and respond.
+
+Marked `browser`; run with the rest by `make test`, alone by `make browser`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from primer_memory.widgets import budget_view
+
+from labdriver import open_notebook, problems, run_all_cells, screenshot_panel, set_slider, wait_for_text
+
+pytestmark = pytest.mark.browser
+
+
+def _run_clean(browser: Any, lab: Any, name: str) -> Any:
+    page = open_notebook(browser, lab, name)
+    run_all_cells(page, name)
+    found = problems(page)
+    assert not found, f"{name} shows problems in JupyterLab:\n" + "\n".join(found)
+    return page
+
+
+def test_01_budget_slider(browser: Any, lab: Any, screenshot_dir: Path) -> None:
+    page = _run_clean(browser, lab, "01_short_term_memory.ipynb")
+    try:
+        wait_for_text(page, "pm-budget-text", "106 tokens sent of a budget of 110")
+        set_slider(page, "pm-budget-slider", 300)
+        wait_for_text(page, "pm-budget-text", "tokens sent of a budget of 300")
+        wait_for_text(page, "pm-budget-text", "no summary: everything fits")
+        set_slider(page, "pm-turns-slider", 40)
+        expected = budget_view(300, 4, 40)  # the pure function the panel displays
+        shown = wait_for_text(page, "pm-budget-text", f"{expected.tokens_sent} tokens sent of a budget of 300")
+        assert f"Exchanges gone entirely: {expected.dropped_exchanges}" in shown
+        assert expected.summary in shown
+        set_slider(page, "pm-budget-slider", 110)
+        set_slider(page, "pm-turns-slider", 6)
+        wait_for_text(page, "pm-budget-text", "106 tokens sent of a budget of 110")
+        screenshot_panel(page, "pm-panel", screenshot_dir / "01_budget_panel.png")
+        assert not problems(page)
+    finally:
+        page.close()
