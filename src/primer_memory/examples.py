@@ -6,6 +6,11 @@ the tests check.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .long_term import LongTermMemory, Scope
+
 __all__ = ["INVOICE_QUESTION", "INVOICE_ANSWER", "invoice_exchange", "invoice_chat"]
 
 INVOICE_QUESTION = "Question {i} is about invoices. Please include the vendor name and amount."
@@ -46,3 +51,57 @@ RECONCILE_PROPOSALS: tuple[tuple[dict[str, str], bool], ...] = (
 RECONCILE_RESUMES_AT = "match"
 __all__ += ["RECONCILE_TASK_ID", "RECONCILE_GOAL", "RECONCILE_STEP_NAMES", "RECONCILE_STEPS",
             "RECONCILE_OUTPUTS", "RECONCILE_PROPOSALS", "RECONCILE_RESUMES_AT"]
+
+
+# --------------------------------------------------------------------------- notebook 2: Alice's memories
+
+ALICE_TENANT = "acme"
+ALICE_USER = "alice"
+
+ALICE_MEMORIES: tuple[dict[str, object], ...] = (
+    {"kind": "episodic", "content": "On 2026-09-18 Alice rejected the vendor Globex over late invoices.",
+     "importance": 7},
+    {"kind": "semantic", "content": "Alice's fiscal year starts in April.", "key": "fiscal_year_start",
+     "importance": 8},
+    {"kind": "procedural",
+     "content": "To reconcile invoices, match each vendor invoice to its payment, then list mismatches.",
+     "importance": 6},
+    {"kind": "semantic", "content": "Alice approves travel for her team.", "key": "travel_approver",
+     "importance": 5},
+    {"kind": "episodic", "content": "On 2026-09-25 Alice approved the Initech invoice for 1,200 dollars.",
+     "importance": 3},
+    {"kind": "procedural", "content": "To book travel, check the team budget, then ask Alice to approve it.",
+     "importance": 4},
+)
+"""Alice's memories, in the order they were written: two of each kind (diary, encyclopedia, habit)."""
+
+RECALL_QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("what happened with Globex?", ("episodic", "semantic", "procedural")),
+    ("how do I reconcile invoices?", ("procedural",)),
+)
+"""The lesson's two questions, each with the kinds it searches: the first recalls the diary entry, the second the habit."""
+
+
+def alice_scope() -> "Scope":
+    """The scope Alice's memories live in (tenant acme, user alice)."""
+    from .long_term import Scope
+
+    return Scope(ALICE_TENANT, ALICE_USER)
+
+
+def alice_memories() -> list[dict[str, object]]:
+    """Fresh copies of Alice's memories, ready for `LongTermMemory.remember_many`."""
+    return [dict(m) for m in ALICE_MEMORIES]
+
+
+def alice_store(path: object = None, **kwargs: object) -> "LongTermMemory":
+    """A long-term store (in memory, or in the SQLite file `path`) holding Alice's memories."""
+    from .long_term import LongTermMemory
+
+    memory = LongTermMemory(path=path, **kwargs)  # type: ignore[arg-type]
+    memory.remember_many(alice_scope(), alice_memories())
+    return memory
+
+
+__all__ += ["ALICE_TENANT", "ALICE_USER", "ALICE_MEMORIES", "RECALL_QUESTIONS",
+            "alice_scope", "alice_memories", "alice_store"]
