@@ -298,13 +298,16 @@ class TaskStateStore:
         self._hook = hook
         # isolation_level=None: the sqlite3 module opens no transaction by itself; we write BEGIN/COMMIT.
         self._conn = sqlite3.connect(path, isolation_level=None, timeout=timeout)
-        self._conn.execute("PRAGMA journal_mode=WAL")
+        # WAL: readers never wait for the writer, so a file can be inspected while a worker holds the lock.
+        if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
-        with self._transaction():
-            for statement in _SCHEMA:
-                self._conn.execute(statement)
-            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")  # an int constant, not input
+        if self._conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            with self._transaction():  # only a new file needs the write lock to open
+                for statement in _SCHEMA:
+                    self._conn.execute(statement)
+                self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")  # an int constant, not input
 
     # ----------------------------------------------------------------- plumbing
 
