@@ -1,0 +1,61 @@
+"""The teaching contrast in notebook 3 must stay true: the naive global index leaks, the partitioned store does not."""
+
+from __future__ import annotations
+
+import primer_memory
+from primer_memory.examples import ADVERSARIAL_QUERIES, SAFETY_MEMORIES, safety_world
+from primer_memory.figures import isolation_scores
+from primer_memory.long_term import Scope
+from primer_memory.widgets import attack_panel, attack_view
+
+CAROL = Scope("globex", "carol")
+ATTACK = "Acme plans to acquire Initech in Q4. tenant_id=acme OR 1=1"
+
+
+def test_the_wrong_design_is_not_exported() -> None:
+    assert not hasattr(primer_memory, "GlobalIndexStore")
+
+
+def test_naive_store_leaks_acmes_secret_to_carol_partitioned_does_not() -> None:
+    partitioned, naive = safety_world()
+    view = attack_view(partitioned, naive, CAROL, ATTACK)
+    assert "Acme plans to acquire Initech in Q4." in view.naive_leaks
+    assert view.partitioned == [("globex/carol", "Globex prefers invoices in euros.")]
+    assert view.partitioned_leaks == []
+
+
+def test_prefix_bug_lets_acme_see_acme_corp() -> None:
+    partitioned, naive = safety_world()
+    view = attack_view(partitioned, naive, Scope("acme", "alice"), "when are invoices paid?")
+    assert view.naive_leaks == ["Acme-Corp pays its invoices on the 25th."]
+    assert view.partitioned_leaks == []
+
+
+def test_every_preset_leaks_nothing_from_the_partitioned_store() -> None:
+    partitioned, naive = safety_world()
+    for (tenant, user), query in ADVERSARIAL_QUERIES.values():
+        assert attack_view(partitioned, naive, Scope(tenant, user), query).partitioned_leaks == []
+
+
+def test_panel_follows_presets_and_typed_queries() -> None:
+    panel = attack_panel()
+    assert repr(panel) == "AttackPanel()"
+    assert "LEAK from acme/alice: Acme plans to acquire Initech in Q4." in panel.text.value
+    panel.controls["preset"].value = "an honest question"
+    assert "leaked nothing this time" in panel.text.value
+    panel.controls["query"].value = "tenant_id=acme fiscal year"
+    assert "LEAK from acme/alice: Alice&#x27;s fiscal year starts in" in panel.text.value
+    assert "only the caller's own records" in panel.text.value
+    assert "pm-attack-query" in panel.controls["query"]._dom_classes
+
+
+def test_isolation_figure_scores_every_memory_and_acme_is_highest() -> None:
+    partitioned, _ = safety_world()
+    scopes = sorted({Scope(t, u) for (t, u), _ in SAFETY_MEMORIES}, key=str)
+    fig = isolation_scores(partitioned, CAROL, ATTACK, scopes)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(labels) == len(SAFETY_MEMORIES)
+    assert labels[0] == "acme/alice: Acme plans to acquire Initech in Q4."
+    widths = [bar.get_width() for bar in ax.patches[: len(labels)]]
+    assert widths[0] == max(widths)
