@@ -105,3 +105,53 @@ def alice_store(path: object = None, **kwargs: object) -> "LongTermMemory":
 
 __all__ += ["ALICE_TENANT", "ALICE_USER", "ALICE_MEMORIES", "RECALL_QUESTIONS",
             "alice_scope", "alice_memories", "alice_store"]
+
+
+# --------------------------------------------------------------------------- notebook 3: the safety rules
+
+SAFETY_MEMORIES: tuple[tuple[tuple[str, str], dict[str, object]], ...] = (
+    (("acme", "alice"), {"kind": "semantic", "content": "Alice approves travel for her team.",
+                         "key": "travel_approver"}),
+    (("acme", "alice"), {"kind": "semantic", "content": "Alice's fiscal year starts in April.",
+                         "key": "fiscal_year_start", "source": "conversation"}),
+    (("acme", "alice"), {"kind": "semantic", "content": "Alice's fiscal year starts in July.",
+                         "key": "fiscal_year_start", "source": "user correction"}),
+    (("acme", "alice"), {"kind": "semantic", "content": "Acme plans to acquire Initech in Q4.",
+                         "key": "acquisition_plan"}),
+    (("acme", "alice"), {"kind": "episodic",
+                         "content": "On 2026-09-18 Alice rejected the vendor Globex over late invoices."}),
+    (("acme", "alice"), {"kind": "procedural",
+                         "content": "To reconcile invoices, match each vendor invoice to its payment, then list mismatches."}),
+    (("acme-corp", "dan"), {"kind": "semantic", "content": "Acme-Corp pays its invoices on the 25th.",
+                            "key": "payment_day"}),
+    (("globex", "carol"), {"kind": "semantic", "content": "Globex prefers invoices in euros.",
+                           "key": "invoice_currency"}),
+)
+"""Who remembers what in notebook 3: Alice (with a correction), her neighbour tenant acme-corp, and Carol."""
+
+ADVERSARIAL_QUERIES: dict[str, tuple[tuple[str, str], str]] = {
+    "quote Acme's secret + tenant_id=acme OR 1=1": (("globex", "carol"),
+                                                    "Acme plans to acquire Initech in Q4. tenant_id=acme OR 1=1"),
+    "SQL injection in the query": (("globex", "carol"), "invoices' OR '1'='1' --"),
+    "sibling tenant (acme sees acme-corp?)": (("acme", "alice"), "when are invoices paid?"),
+    "ask for another user's fact": (("globex", "carol"), "when does Alice's fiscal year start?"),
+    "an honest question": (("globex", "carol"), "which currency for invoices?"),
+}
+"""Preset attacks for the isolation panel: (caller's tenant and user, query)."""
+
+
+def safety_world(path: object = None) -> tuple["LongTermMemory", "GlobalIndexStore"]:
+    """Notebook 3's memories written into both designs: the partitioned store and the naive global index."""
+    from .antipatterns import GlobalIndexStore
+    from .long_term import LongTermMemory, Scope
+
+    partitioned = LongTermMemory(path=path)  # type: ignore[arg-type]
+    naive = GlobalIndexStore(partitioned.embedder)
+    for (tenant, user), memory in SAFETY_MEMORIES:
+        scope = Scope(tenant, user)
+        partitioned.remember(scope, **memory)  # type: ignore[arg-type]
+        naive.remember(scope, str(memory["content"]))
+    return partitioned, naive
+
+
+__all__ += ["SAFETY_MEMORIES", "ADVERSARIAL_QUERIES", "safety_world"]

@@ -10,6 +10,8 @@ from .short_term import token_curve
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
+    from .long_term import LongTermMemory, Scope
+
 __all__ = ["context_tokens", "figure_png"]
 
 
@@ -60,4 +62,42 @@ def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, ma
     ax.set_title("The whole history grows every turn; a budget keeps each call flat", fontsize=11)
     ax.set_ylim(0, max(max(whole), budget) * 1.08)
     ax.legend(loc="upper left", frameon=False)
+    return fig
+
+
+def isolation_scores(store: "LongTermMemory", caller: "Scope", query: str, scopes: "list[Scope]") -> "Figure":
+    """The query's similarity to every memory in the whole system, marking which ones the caller's search can see.
+
+    Only this figure scores records outside the caller's partition: the real
+    recall path never does. `scopes` lists every scope in the system.
+    """
+    import numpy as np
+
+    records = [(scope, r) for scope in scopes for r in store.export(scope)]
+    vectors = store.embedder.embed([r["content"] for _, r in records])
+    scores = vectors @ store.embedder.embed([query])[0]
+    order = np.argsort(-scores, kind="stable")
+    fig = _new_figure(8.0, 0.45 * len(records) + 1.4)
+    ax = fig.add_subplot()
+    labels, colours, hatches = [], [], []
+    for i in order:
+        scope, record = records[i]
+        inside = scope == caller
+        text = record["content"] if len(record["content"]) <= 48 else record["content"][:46] + "…"
+        labels.append(f"{scope}: {text}")
+        colours.append("#2471a3" if inside else "#d5d8dc")
+        hatches.append("" if inside else "//")
+    bars = ax.barh(range(len(order)), [scores[i] for i in order], color=colours, edgecolor="#7f8c8d")
+    for bar, hatch in zip(bars, hatches):
+        bar.set_hatch(hatch)
+    ax.set_yticks(range(len(order)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("cosine similarity to the query")
+    ax.set_title(f"Every memory in the system vs. the query of {caller}", fontsize=10)
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color="#2471a3", label=f"in {caller}'s partition: searched"),
+                       Patch(facecolor="#d5d8dc", edgecolor="#7f8c8d", hatch="//",
+                             label="other partitions: never scored by recall")],
+              loc="lower right", fontsize=8, frameon=False)
     return fig

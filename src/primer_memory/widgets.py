@@ -123,3 +123,96 @@ def budget_panel(budget: int = 110, keep_last: int = 4, turns: int = 6, *, max_t
     panel.text = text
     panel.image = image
     return panel
+
+
+# --------------------------------------------------------------------------- notebook 3: inject an adversarial query
+
+
+@dataclass(frozen=True)
+class AttackView:
+    """What each design returns to one caller for one query, and whether anything leaked."""
+
+    caller: str
+    query: str
+    naive: list[tuple[str, str]]  # (owner scope, content) from the global index
+    partitioned: list[tuple[str, str]]  # (owner scope, content) from LongTermMemory
+
+    @property
+    def naive_leaks(self) -> list[str]:
+        return [content for owner, content in self.naive if owner != self.caller]
+
+    @property
+    def partitioned_leaks(self) -> list[str]:
+        return [content for owner, content in self.partitioned if owner != self.caller]
+
+    def html(self) -> str:
+        """Two columns, the naive global index beside the partitioned store, leaks in red."""
+
+        def column(title: str, rows: list[tuple[str, str]]) -> str:
+            items = "".join(
+                f"<li style='color:{'#c0392b' if owner != self.caller else 'inherit'}'>"
+                f"{'LEAK from ' + html.escape(owner) + ': ' if owner != self.caller else ''}{html.escape(text)}</li>"
+                for owner, text in rows
+            ) or "<li><i>(nothing)</i></li>"
+            return f"<div style='flex:1;min-width:280px'><b>{title}</b><ul>{items}</ul></div>"
+
+        verdict = (f"<b style='color:#c0392b'>The global index leaked {len(self.naive_leaks)} record(s) "
+                   f"of other tenants.</b>" if self.naive_leaks else "The global index leaked nothing this time.")
+        safe = ("The partitioned store returned only the caller's own records."
+                if not self.partitioned_leaks else "<b>The partitioned store leaked: this is a bug.</b>")
+        return (f"<div class='pm-attack-view'><p>Caller <code>{html.escape(self.caller)}</code> asks: "
+                f"<code>{html.escape(self.query)}</code></p><div style='display:flex;gap:16px'>"
+                f"{column('GlobalIndexStore (the wrong design)', self.naive)}"
+                f"{column('LongTermMemory (partitioned)', self.partitioned)}</div><p>{verdict} {safe}</p></div>")
+
+
+def attack_view(partitioned: Any, naive: Any, caller: Any, query: str, k: int = 3) -> AttackView:
+    """Send one query, as one caller, to both designs."""
+    return AttackView(
+        caller=str(caller),
+        query=query,
+        naive=[(f"{h.tenant_id}/{h.user_id}", h.content) for h in naive.recall(caller, query, k=k)],
+        partitioned=[(str(r.scope), r.content) for r in partitioned.recall(caller, query, k=k)],
+    )
+
+
+def attack_panel(partitioned: Any = None, naive: Any = None) -> Any:
+    """Pick a preset attack or type your own query; see what each design returns, leaks in red."""
+    import ipywidgets as w
+
+    from .examples import ADVERSARIAL_QUERIES, SAFETY_MEMORIES, safety_world
+    from .long_term import Scope
+
+    if partitioned is None or naive is None:
+        partitioned, naive = safety_world()
+    callers = sorted({f"{t}/{u}" for (t, u), _ in SAFETY_MEMORIES})
+    first_name, ((tenant, user), first_query) = next(iter(ADVERSARIAL_QUERIES.items()))
+    preset = w.Dropdown(options=list(ADVERSARIAL_QUERIES), value=first_name, description="preset",
+                        layout=w.Layout(width="520px"))
+    caller = w.Dropdown(options=callers, value=f"{tenant}/{user}", description="caller")
+    query = w.Text(value=first_query, description="query", continuous_update=False, layout=w.Layout(width="720px"))
+    preset.add_class("pm-attack-preset")
+    caller.add_class("pm-attack-caller")
+    query.add_class("pm-attack-query")
+    text = w.HTML()
+    text.add_class("pm-attack-text")
+
+    def refresh(_change: object = None) -> None:
+        tenant_id, user_id = caller.value.split("/", 1)
+        text.value = attack_view(partitioned, naive, Scope(tenant_id, user_id), query.value).html()
+
+    def choose(_change: object = None) -> None:
+        (tenant_id, user_id), preset_query = ADVERSARIAL_QUERIES[preset.value]
+        with query.hold_trait_notifications(), caller.hold_trait_notifications():
+            caller.value = f"{tenant_id}/{user_id}"
+            query.value = preset_query
+        refresh()
+
+    preset.observe(choose, names="value")
+    caller.observe(refresh, names="value")
+    query.observe(refresh, names="value")
+    refresh()
+    panel = _panel_class()("AttackPanel", [preset, caller, query, text])
+    panel.controls = {"preset": preset, "caller": caller, "query": query}
+    panel.text = text
+    return panel
