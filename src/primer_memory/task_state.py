@@ -413,13 +413,23 @@ class TaskStateStore:
         listed = ", ".join(known[:10]) + (", ..." if len(known) > 10 else "") if known else "none yet"
         return f"no task {_quote(task_id)} in this store; known tasks: {listed}"
 
+    _COLUMNS = "position, name, status, output, attempts, validator"
+
     def _steps(self, conn: sqlite3.Connection, task_id: str) -> list[Step]:
         rows = conn.execute(
-            "SELECT position, name, status, output, attempts, validator FROM steps "
-            "WHERE task_id = ? ORDER BY position",
+            f"SELECT {self._COLUMNS} FROM steps WHERE task_id = ? ORDER BY position",  # a constant, not input
             (task_id,),
         ).fetchall()
         return [Step(task_id, p, n, s, _load(o), a, v) for p, n, s, o, a, v in rows]
+
+    def _one_step(self, conn: sqlite3.Connection, task_id: str, where: str, params: tuple[Any, ...]) -> Step | None:
+        """One step row: `where` is one of the fixed clauses below, never built from input."""
+        row = conn.execute(f"SELECT {self._COLUMNS} FROM steps WHERE task_id = ? AND {where}",
+                           (task_id, *params)).fetchone()
+        return None if row is None else Step(task_id, row[0], row[1], row[2], _load(row[3]), row[4], row[5])
+
+    def _current(self, conn: sqlite3.Connection, task_id: str) -> Step | None:
+        return self._one_step(conn, task_id, "status != 'done' ORDER BY position LIMIT 1", ())
 
     def steps(self, task_id: str) -> list[Step]:
         """Every step of a task, in order, as the file has it now."""
@@ -463,20 +473,20 @@ class TaskStateStore:
         fields = _parse(proposal)
         name, status = fields["step"], fields["status"]
         output_json = _output_json(fields.get("output"))
-        steps = self._steps(conn, task_id)
-        if not steps:
-            raise InvalidUpdate(self._unknown_task_message(task_id))
-        names = [s.name for s in steps]
-        step = next((s for s in steps if s.name == name), None)
+        step = self._one_step(conn, task_id, "name = ?", (name,))
         if step is None:
+            names = [s.name for s in self._steps(conn, task_id)]
+            if not names:
+                raise InvalidUpdate(self._unknown_task_message(task_id))
             raise InvalidUpdate(f"task {task_id} has no step {_quote(name)}; its steps are {', '.join(names)}")
-        current = next((s for s in steps if s.status != "done"), None)
+        current = step if step.status != "done" and step.position == 1 else self._current(conn, task_id)
         if step.status == "done":
             after = f"the current step is {current.name}" if current else "every step of this task is done"
             raise InvalidUpdate(f"step {name} is already done (output {_quote(step.output)}); a done step is final: "
                                 f"{after}. To redo the work, create a new task")
         assert current is not None  # some step is not done: this one
         if step.name != current.name:
+            names = [s.name for s in self._steps(conn, task_id)]
             raise InvalidUpdate(f"step {name} is not the current step: the current step is {current.name} "
                                 f"(steps run in order: {', '.join(names)})")
         allowed = TRANSITIONS[step.status]
@@ -551,7 +561,9 @@ class TaskStateStore:
                 self._call_hook("written", task_id, change.step.name, change.status)
         if failure is not None:  # raised after COMMIT, so the refusal stays in the log
             raise failure
-        return next(s for s in self.steps(task_id) if s.name == change.step.name)
+        written = self._one_step(self._conn, task_id, "name = ?", (change.step.name,))
+        assert written is not None
+        return written
 
 
 def _peek(proposal: Any) -> tuple[str | None, str | None]:
