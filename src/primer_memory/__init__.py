@@ -25,5 +25,17 @@ from .short_term import (
 )
 
 # (more parts are imported below as each notebook's module lands)
+from .task_state import (
+    STATUSES,
+    TRANSITIONS,
+    Event,
+    InvalidTask,
+    InvalidUpdate,
+    Step,
+    TaskStateStore,
+    UnknownTask,
+    events_table,
+    steps_table,
+)
 
 __version__ = "0.1.0"
