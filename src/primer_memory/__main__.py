@@ -26,7 +26,42 @@ def part1() -> None:
     print(f"sent: {window.tokens} tokens; messages dropped entirely: {window.dropped} (exchanges 1 and 2)")
 
 
+def part4() -> None:
+    """Task state: the reconcile job's proposals checked and written, then resumed by a new process."""
+    import tempfile
+    from pathlib import Path
+
+    from .examples import RECONCILE_GOAL, RECONCILE_PROPOSALS, RECONCILE_STEPS, RECONCILE_TASK_ID
+    from .task_state import InvalidUpdate, TaskStateStore, steps_table
+    from .task_state_worker import WorkerProcess, start_worker
+
+    _heading("4. Task state outside the model")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tasks.db"
+        with TaskStateStore(path) as store:
+            store.create_task(RECONCILE_TASK_ID, RECONCILE_GOAL, RECONCILE_STEPS)
+            for proposal, _ in RECONCILE_PROPOSALS:
+                try:
+                    step = store.apply(RECONCILE_TASK_ID, proposal)
+                    print(f"written: {step.name} {step.status} {step.output!r}")
+                except InvalidUpdate as refusal:
+                    print(f"refused: {proposal['step']} {proposal['status']} -- {refusal}")
+        with start_worker(path, pause_at="before:match") as worker:  # a real process, killed with SIGKILL
+            worker.wait_for("PAUSED")
+            worker.kill()
+        print("a worker process resumed the job and was killed before match; a new process opens the file:")
+        with WorkerProcess("status", str(path)) as status:
+            status.finish()
+        print("\n".join(status.lines))
+        with start_worker(path) as worker:
+            worker.finish()
+        print(f"a third process resumes and finishes: {worker.lines[-1]}")
+        with TaskStateStore(path) as store:
+            print(steps_table(store.steps(RECONCILE_TASK_ID)))
+
+
 PARTS: list[Callable[[], None]] = [part1]
+PARTS.append(part4)  # notebook 4
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -155,3 +155,31 @@ def safety_world(path: object = None) -> tuple["LongTermMemory", "GlobalIndexSto
 
 
 __all__ += ["SAFETY_MEMORIES", "ADVERSARIAL_QUERIES", "safety_world"]
+
+
+# --------------------------------------------------------------------------- notebook 4: putting it together
+
+SCRIPTED_SYSTEM = "You are Alice's finance assistant. Reply briefly. Propose task updates as JSON."
+SCRIPTED_TURNS: tuple[dict[str, object], ...] = (
+    {"user": "Let's reconcile September's invoices. Start by fetching the invoices.",
+     "reply": "Fetched 4 invoices from the vendor portal.",
+     "remember": (),
+     "propose": {"step": "fetch_invoices", "status": "done", "output": "4 invoices"}},
+    {"user": "Thanks, great! My VPN password is hunter2 in case you need the portal.",
+     "reply": "Noted. The matching is finished too: all matched.",  # it claims work it has not done
+     "remember": (("semantic", "Thanks, great!", None),
+                  ("semantic", "Alice's VPN password is hunter2.", "vpn_password")),
+     "propose": {"step": "match", "status": "done", "output": "all matched"}},
+    {"user": "Now fetch the payments from the bank feed.",
+     "reply": "Fetched 3 payments from the bank feed.",
+     "remember": (),
+     "propose": {"step": "fetch_payments", "status": "done", "output": "3 payments"}},
+    {"user": "How do I reconcile invoices again? Then finish the matching.",
+     "reply": "Matched each invoice to its payment: 3 matched, 1 unpaid (Globex).",
+     "remember": (("episodic", "In September 2026 the Globex invoice was still unpaid after reconciliation.", None),),
+     "propose": {"step": "match", "status": "done", "output": "3 matched, 1 unpaid (Globex)"}},
+)
+"""A scripted stand-in for a model, one dict per turn: what the user says, the reply, the memories the
+"model" asks to keep as (kind, content, key), and the task update it proposes. The code decides what is written."""
+
+__all__ += ["SCRIPTED_SYSTEM", "SCRIPTED_TURNS"]
