@@ -1,0 +1,167 @@
+"""The write policy: lesson examples, a labelled corpus, and properties of refusals."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer_memory.policy import (
+    DETECTORS,
+    PolicyDecision,
+    detector_table,
+    findings,
+    iban_valid,
+    luhn_valid,
+    redact,
+    review,
+    worth_remembering,
+)
+
+from policy_corpus import ALL_CASES, GENERATORS, HARMLESS, KEYWORD_BASELINE, POSITIVES, SMALL_TALK, Case
+
+REASONS = {d.name: d.reason for d in DETECTORS}
+
+
+def _case_id(case: Case) -> str:
+    return re.sub(r"\W+", "_", case.text[:40]).strip("_") or "blank"
+
+
+# --------------------------------------------------------------------------- the lesson
+
+
+def test_lesson_examples() -> None:
+    assert worth_remembering("thanks, great!") == (False, review("thanks, great!").reason)
+    assert review("thanks, great!").verdict == "skip"
+    refused = review("my VPN password is hunter2")
+    assert refused.verdict == "refuse" and refused.detector == "password_phrase"
+    assert "hunter2" not in refused.reason and "password_phrase" in refused.reason
+    stored, reason = worth_remembering("Alice approves travel for her team.")
+    assert stored and reason.startswith("stored")
+
+
+def test_rejects_non_strings() -> None:
+    with pytest.raises(TypeError, match="content must be a string"):
+        review(None)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def test_corpus_is_big_and_covers_every_detector() -> None:
+    assert len(POSITIVES) >= 60 and len(HARMLESS) >= 60
+    assert len({c.text for c in ALL_CASES}) == len(ALL_CASES), "duplicate corpus sentences"
+    assert {c.detector for c in POSITIVES} == {d.name for d in DETECTORS}
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[_case_id(c) for c in ALL_CASES])
+def test_corpus_case(case: Case) -> None:
+    decision = review(case.text)
+    assert decision.verdict == case.verdict, case.note
+    if case.verdict != "store":
+        assert decision.detector == case.detector
+    if decision.verdict == "refuse":
+        assert decision.reason == REASONS[decision.detector]
+
+
+def _precision_recall(refuses) -> tuple[int, int, int, float, float]:
+    """Count refusals against the labels: positives should be refused, everything else should not."""
+    labelled = [(c, c.verdict == "refuse") for c in ALL_CASES]
+    tp = sum(1 for c, pos in labelled if pos and refuses(c.text))
+    fp = sum(1 for c, pos in labelled if not pos and refuses(c.text))
+    fn = sum(1 for c, pos in labelled if pos and not refuses(c.text))
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return tp, fp, fn, precision, recall
+
+
+def test_precision_and_recall_against_a_keyword_regex(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every label holds (no false alarm, no miss), and a single keyword regex does worse on both counts."""
+    tp, fp, fn, precision, recall = _precision_recall(lambda t: review(t).verdict == "refuse")
+    keyword = re.compile(KEYWORD_BASELINE, re.I)
+    ktp, kfp, kfn, kprecision, krecall = _precision_recall(lambda t: keyword.search(t) is not None)
+    with capsys.disabled():
+        print(f"\npolicy:  tp={tp} fp={fp} fn={fn} precision={precision:.3f} recall={recall:.3f}")
+        print(f"keyword: tp={ktp} fp={kfp} fn={kfn} precision={kprecision:.3f} recall={krecall:.3f}")
+    wrong = [c.text for c in ALL_CASES if (review(c.text).verdict == "refuse") != (c.verdict == "refuse")]
+    assert wrong == []
+    assert (fp, fn) == (0, 0)
+    assert kprecision < precision and krecall < recall
+
+
+# --------------------------------------------------------------------------- registry, helpers
+
+
+def test_detector_table_lists_the_registry() -> None:
+    rows = detector_table()
+    assert [r["detector"] for r in rows] == [d.name for d in DETECTORS]
+    assert len({d.name for d in DETECTORS}) == len(DETECTORS)
+    assert all(r["catches"] and r["example"] for r in rows)
+
+
+def test_checksums() -> None:
+    assert luhn_valid("4111111111111111") and not luhn_valid("4111111111111112")
+    assert luhn_valid("378282246310005") and not luhn_valid("41111111111111a1")
+    assert iban_valid("GB82 WEST 1234 5698 7654 32") and iban_valid("DE89370400440532013000")
+    assert not iban_valid("GB83 WEST 1234 5698 7654 32")  # check digits off by one
+    assert not iban_valid("GB82 WEST 1234 5698 7654 3")  # wrong length for GB
+    assert not iban_valid("ZZ82 WEST 1234 5698 7654 32")  # no such country
+
+
+def test_redact_removes_every_finding() -> None:
+    text = "card 4111 1111 1111 1111, PIN: 4821, key AKIAIOSFODNN7EXAMPLE"
+    out = redact(text)
+    assert out == "card [REDACTED:card_number], PIN: [REDACTED:password_phrase], key [REDACTED:aws_access_key_id]"
+    assert findings(out) == []
+
+
+def test_findings_report_offsets_not_text() -> None:
+    text = "my VPN password is hunter2"
+    [finding] = findings(text)
+    assert finding.detector == "password_phrase" and text[finding.start:finding.end] == "hunter2"
+    assert "hunter2" not in repr(finding)
+
+
+def test_review_is_fast_on_long_adversarial_input() -> None:
+    """It runs on every write: long runs of digits, dashes or key-ish characters must not blow up."""
+    inputs = ["4" * 100_000, "1-" * 50_000, "a" * 100_000, "password is " * 8_000, "GB82 " * 20_000,
+              "eyJ" + "A" * 100_000, "sk-" + "-" * 100_000, "token " * 15_000]
+    start = time.perf_counter()
+    for text in inputs:
+        review(text)
+    assert time.perf_counter() - start < 5.0
+
+
+# --------------------------------------------------------------------------- properties
+
+sentence = st.text(alphabet=st.sampled_from("abcdefghij klmnop qrstuvwxyz,."), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(detector=st.sampled_from(sorted(GENERATORS)), seed=st.integers(0, 2**32),
+       before=sentence, after=sentence)
+def test_generated_secrets_are_refused_and_never_echoed(detector: str, seed: int, before: str, after: str) -> None:
+    """A fresh fake secret of every format, between random words: refused by its own detector, never echoed."""
+    body, secret = GENERATORS[detector](random.Random(seed))
+    text = f"{before} {body} {after}"
+    decision = review(text)
+    assert decision.verdict == "refuse"
+    assert decision.detector == detector
+    assert secret not in decision.reason
+    assert decision.reason == REASONS[detector]
+    assert secret not in redact(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_gets_a_known_reason(text: str) -> None:
+    """The reason is one of a fixed set of sentences, so no input can make it repeat a secret."""
+    decision = review(text)
+    assert isinstance(decision, PolicyDecision)
+    allowed = {"store": {review("Alice approves travel.").reason}, "skip": {review("ok").reason},
+               "refuse": set(REASONS.values())}
+    assert decision.reason in allowed[decision.verdict]
