@@ -74,3 +74,144 @@ def check_last_sentence_summarizer(summarize: Summarize) -> None:
     print("  ", expected)
     print("and your summarizer returned:")
     print("  ", got)
+
+
+# --------------------------------------------------------------------------- notebook 4: task state
+
+
+def _worked_example_file(folder: str):  # -> TaskStateStore
+    """A task file in the state the lesson leaves it: fetch_invoices and fetch_payments done, match next."""
+    from pathlib import Path
+
+    from .examples import RECONCILE_GOAL, RECONCILE_PROPOSALS, RECONCILE_STEPS, RECONCILE_TASK_ID
+    from .task_state import TaskStateStore
+
+    store = TaskStateStore(Path(folder) / "tasks.db")
+    store.create_task(RECONCILE_TASK_ID, RECONCILE_GOAL, RECONCILE_STEPS)
+    for proposal, accepted in RECONCILE_PROPOSALS:
+        if accepted:
+            store.apply(RECONCILE_TASK_ID, proposal)
+    return store
+
+
+def check_next_proposal(proposal: object) -> None:
+    """Send a learner's proposal (dict or JSON text) to the worked example's file and report what the code decides."""
+    import tempfile
+
+    from .examples import RECONCILE_TASK_ID
+    from .task_state import InvalidUpdate
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = _worked_example_file(folder)
+        try:
+            step = store.apply(RECONCILE_TASK_ID, proposal)  # type: ignore[arg-type]
+        except InvalidUpdate as refusal:
+            print(f"Refused, exactly as a model's proposal would be: {refusal}")
+            print("The reason says what was wrong and what is allowed: fix the proposal and run the cell again.")
+            return
+        except Exception as error:  # a learner may pass anything at all: report it, never raise
+            print(f"Not yet: apply() could not take that ({type(error).__name__}: {error}). "
+                  "Give a dict or a JSON string.")
+            return
+        finally:
+            store.close()
+    print(f"Written: step {step.name} is now {step.status}, output {step.output!r}.")
+    if step.status == "done":
+        print("That was the last step: next_step() now returns None and the task is finished.")
+    elif step.status == "running":
+        print("The step is running. A second proposal with status done (and an output) would finish it.")
+    else:
+        print("The step failed; the worker would retry it by proposing running again.")
+
+
+MATCH_GOOD: tuple[str, ...] = ("all matched", "3 matched, 1 unpaid (Globex)", "0 matched")
+MATCH_BAD: tuple[object, ...] = ("", None, 42, "done", "finished matching", ["all matched"])
+
+
+def _check_verdict(check: Callable[[object], object], output: object) -> tuple[bool, str]:
+    """(accepted?, what the check said) under the store's contract: None/True fine, False or a text not."""
+    try:
+        verdict = check(output)
+    except Exception as error:
+        return False, f"raised {type(error).__name__}: {error}"
+    return verdict is None or verdict is True, repr(verdict)
+
+
+def check_match_check(check: Callable[[object], object]) -> None:
+    """A learner's output check for the match step: it must accept texts with the word 'matched', refuse the rest."""
+    if not callable(check) or not getattr(check, "__name__", "").isidentifier():
+        print("Not yet: give a named function (def my_check(output): ...), the store keeps its name.")
+        return
+    wrong = []
+    for output in MATCH_GOOD:
+        ok, said = _check_verdict(check, output)
+        if not ok:
+            wrong.append(f"refused {output!r}, which says how the matching went (your check said {said})")
+    for output in MATCH_BAD:
+        ok, said = _check_verdict(check, output)
+        if ok:
+            wrong.append(f"accepted {output!r}, which does not say what matched")
+    if wrong:
+        print("Not yet:")
+        for line in wrong:
+            print("  -", line)
+        return
+    print(f"Right on all {len(MATCH_GOOD) + len(MATCH_BAD)} outputs. Now the store enforces it:")
+    import tempfile
+    from pathlib import Path
+
+    from .task_state import InvalidUpdate, TaskStateStore
+
+    with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db") as store:
+        store.create_task("match-only", "match invoices to payments", [("match", check)])
+        for output in ("finished matching", "3 matched, 1 unpaid (Globex)"):
+            try:
+                store.apply("match-only", {"step": "match", "status": "done", "output": output})
+                print(f"  written: match done {output!r}")
+            except InvalidUpdate as refusal:
+                print(f"  refused: {refusal}")
+
+
+def check_resume_prediction(predictions: dict[str, str]) -> None:
+    """Crash a real worker at each point the learner chose and compare the step it resumes at with the guess."""
+    import tempfile
+    from pathlib import Path
+
+    from .examples import RECONCILE_TASK_ID
+    from .task_state import TaskStateStore
+    from .task_state_worker import WorkerError, crash_points, start_worker
+
+    if not isinstance(predictions, dict) or not predictions:
+        print("Not yet: give a dict {crash point: step name}, e.g. {'before:match': 'match'}.")
+        return
+    unknown = [p for p in predictions if p not in crash_points()]
+    if unknown:
+        print(f"Not yet: {unknown} are not crash points; choose from {crash_points()}.")
+        return
+    right = 0
+    for point, guess in predictions.items():
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "tasks.db"
+            try:
+                with start_worker(path, pause_at=point) as worker:
+                    worker.wait_for("PAUSED")
+                    worker.kill()
+            except WorkerError as error:
+                print(f"  {point}: the worker did not reach it ({error}); please report this")
+                continue
+            with TaskStateStore(path) as store:
+                if RECONCILE_TASK_ID in store.tasks():
+                    current = store.next_step(RECONCILE_TASK_ID)
+                    actual = current.name if current else "(none)"
+                    state = f"{current.status}" if current else "finished"
+                else:
+                    actual, state = "fetch_invoices", "no task in the file: it is created again"
+        if guess == actual:
+            right += 1
+            print(f"  right  killed {point:<24} -> resumes at {actual} ({state})")
+        else:
+            print(f"  wrong  killed {point:<24} -> resumes at {actual} ({state}), you said {guess!r}")
+    print(f"{right} of {len(predictions)} right (each answer came from a real process killed with SIGKILL).")
+
+
+__all__ += ["check_next_proposal", "check_match_check", "check_resume_prediction"]

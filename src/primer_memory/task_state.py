@@ -235,7 +235,8 @@ def _parse(proposal: Any) -> dict[str, Any]:
                 f"send one object like {example}"
             ) from None
     if not isinstance(proposal, dict):
-        kind = {list: "a list", str: "a string", type(None): "null", bool: "true/false"}.get(
+        kind = {list: "a list", str: "a string", type(None): "null", bool: "true/false", int: "a number",
+                float: "a number"}.get(
             type(proposal), type(proposal).__name__)
         raise InvalidUpdate(f"a proposal must be a JSON object, got {kind}; send one object like {example}")
     unknown = sorted(set(proposal) - set(PROPOSAL_FIELDS), key=str)
