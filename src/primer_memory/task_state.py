@@ -605,11 +605,12 @@ def steps_table(steps: Sequence[Step]) -> str:
                   ((str(s.position), s.name, s.status, _cell(s.output), str(s.attempts)) for s in steps))
 
 
-def events_table(events: Sequence[Event], *, width: int = 90) -> str:
-    """The event log as a plain-text table; long reasons are cut to keep lines under `width`."""
-    def cut(text: str) -> str:
-        return text if len(text) <= width else text[: width - 3] + "..."
+def events_table(events: Sequence[Event], *, width: int = 90, output_width: int = 36) -> str:
+    """The event log as a plain-text table; reasons longer than `width` and outputs longer than
+    `output_width` characters are cut (events() has them in full)."""
+    def cut(text: str, limit: int) -> str:
+        return text if len(text) <= limit else text[: limit - 3] + "..."
 
     return _table(("seq", "step", "status", "output", "written", "reason"),
-                  ((str(e.seq), e.step or "", e.status or "", _cell(e.output), "yes" if e.accepted else "no",
-                    cut(e.reason)) for e in events))
+                  ((str(e.seq), e.step or "", e.status or "", cut(_cell(e.output), output_width),
+                    "yes" if e.accepted else "no", cut(e.reason, width)) for e in events))

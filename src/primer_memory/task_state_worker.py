@@ -39,7 +39,7 @@ from .task_state import InvalidUpdate, TaskStateStore, steps_table
 
 __all__ = ["WorkerError", "WorkerProcess", "crash_points", "start_worker", "reconcile", "main"]
 
-INTERRUPTED = "interrupted: the previous worker stopped before finishing this step"
+INTERRUPTED = "interrupted: a worker died mid-step"
 
 
 def crash_points(step_names: Sequence[str] = RECONCILE_STEP_NAMES) -> list[str]:
