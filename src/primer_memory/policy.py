@@ -27,6 +27,7 @@ from typing import Literal
 
 __all__ = [
     "DETECTORS",
+    "POLICY_EXAMPLES",
     "Detector",
     "Finding",
     "PolicyDecision",
@@ -461,7 +462,21 @@ DETECTORS: tuple[Detector, ...] = (
              "client_secret=<16+ random characters>"),
 )
 
-_BY_NAME = {d.name: d for d in DETECTORS}
+# Sentences for the notebook's policy panel: the lesson's three, then the cases a keyword regex gets wrong.
+POLICY_EXAMPLES: tuple[tuple[str, str], ...] = (
+    ("small talk", "thanks, great!"),
+    ("a password", "my VPN password is hunter2"),
+    ("a durable fact", "Alice approves travel for her team."),
+    ("'token' as in text", "The token budget is 300."),
+    ("'secret' as in santa", "The secret santa draw is on Friday."),
+    ("where a PIN is, not what", "The PIN code of the office printer is on the wiki."),
+    ("a key with no keyword", "AKIAIOSFODNN7EXAMPLE is the key id in the runbook"),
+    ("a test card number", "card 4111 1111 1111 1111, exp 12/30"),
+    ("a card number failing Luhn", "Order 4111111111111112 failed the checksum."),
+    ("an IBAN", "IBAN GB82 WEST 1234 5698 7654 32"),
+    ("a password in a URL", "mysql://root:toor@10.0.0.5/shop"),
+    ("thanks, then a fact", "Thanks! Our fiscal year starts in April."),
+)
 
 
 def detector_table() -> list[dict[str, str]]:

@@ -413,3 +413,167 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
 
 
 __all__ += ["CrashView", "crash_view", "crash_panel", "steps_html"]
+
+
+# --------------------------------------------------------------------------- notebook 3: the write policy and the notes path box
+
+_VERDICT_COLOURS = {"store": "#1e8449", "skip": "#7f8c8d", "refuse": "#c0392b"}
+
+
+def _visible(text: str) -> str:
+    """Show invisible and look-alike characters as escapes, so a NUL or a fullwidth dot can be seen."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ch == " " or (ch.isprintable() and unicodedata.normalize("NFKC", ch) == ch
+                         and unicodedata.category(ch)[0] not in "CZ"):
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class PolicyView:
+    """The policy's decision on one sentence; holds the sentence only with every finding redacted."""
+
+    redacted: str
+    verdict: str
+    reason: str
+    detector: str | None
+
+    def html(self) -> str:
+        """Verdict in colour, the detector that decided, the reason, and the text as it could be shown."""
+        colour = _VERDICT_COLOURS[self.verdict]
+        detector = f" by <code>{html.escape(self.detector)}</code>" if self.detector else ""
+        shown = (f"<p>The text with the finding masked: <code>{html.escape(self.redacted)}</code></p>"
+                 if self.verdict == "refuse" else "")
+        return (f"<div class='pm-policy-view'><p><b style='color:{colour}'>{self.verdict.upper()}</b>{detector}</p>"
+                f"<p>{html.escape(self.reason)}</p>{shown}</div>")
+
+
+def policy_view(text: str) -> PolicyView:
+    """Run the write policy on one sentence (the sentence itself is kept only in redacted form)."""
+    from .policy import redact, review
+
+    decision = review(text)
+    return PolicyView(redact(text), decision.verdict, decision.reason, decision.detector)
+
+
+def policy_panel(text: str = "my VPN password is hunter2") -> Any:
+    """Type a sentence or pick a preset; see whether memory would store, skip or refuse it, and why."""
+    import ipywidgets as w
+
+    from .policy import POLICY_EXAMPLES
+
+    options = [("(type your own)", "")] + [(label, sentence) for label, sentence in POLICY_EXAMPLES]
+    preset = w.Dropdown(options=options, value=text if text in dict(POLICY_EXAMPLES).values() else "",
+                        description="preset", layout=w.Layout(width="520px"))
+    box = w.Text(value=text, description="text", continuous_update=False, layout=w.Layout(width="720px"))
+    preset.add_class("pm-policy-preset")
+    box.add_class("pm-policy-input")
+    out = w.HTML()
+    out.add_class("pm-policy-text")
+
+    def refresh(_change: object = None) -> None:
+        out.value = policy_view(box.value).html()
+
+    def choose(_change: object = None) -> None:
+        if preset.value:
+            box.value = preset.value
+
+    preset.observe(choose, names="value")
+    box.observe(refresh, names="value")
+    refresh()
+    panel = _panel_class()("PolicyPanel", [preset, box, out])
+    panel.controls = {"preset": preset, "text": box}
+    panel.text = out
+    return panel
+
+
+@dataclass(frozen=True)
+class NotesPathView:
+    """What the notes tool does with one path: a listing or a note, a missing note, or a refusal and why."""
+
+    path: str
+    kind: str  # "folder", "note", "missing" (a safe path with nothing there) or "refused"
+    text: str  # the listing or the numbered note, else the error message
+    error: str = ""  # the exception's class name when not shown
+
+    @property
+    def accepted(self) -> bool:
+        return self.kind != "refused"
+
+    def html(self) -> str:
+        """Accepted in green with what the tool returns; refused in red with the error's message."""
+        path = f"<code>{html.escape(_visible(self.path))}</code>"
+        if self.kind == "refused":
+            head = f"<b style='color:#c0392b'>REFUSED</b> {path}: <b>{html.escape(self.error)}</b>"
+            body = f"<p>{html.escape(self.text)}</p>"
+        elif self.kind == "missing":
+            head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} (a safe path, but {html.escape(self.error)})"
+            body = f"<p>{html.escape(self.text)}</p>"
+        else:
+            head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} ({self.kind})"
+            body = f"<pre>{html.escape(self.text)}</pre>"
+        return f"<div class='pm-notes-view'><p>{head}</p>{body}</div>"
+
+
+def notes_path_view(path: str, notes: Any) -> NotesPathView:
+    """Ask `notes` (a MemoryNotes) to view `path` and report what came back, or why it was refused."""
+    import os
+
+    from .notes import NoteNotFound, NotesError
+
+    try:
+        shown = notes.view(path)
+    except NoteNotFound as error:
+        return NotesPathView(path, "missing", str(error), type(error).__name__)
+    except NotesError as error:
+        return NotesPathView(path, "refused", str(error), type(error).__name__)
+    kind = "folder" if os.path.isdir(notes.locate(path)) else "note"
+    return NotesPathView(path, kind, shown)
+
+
+def notes_panel(notes: Any = None) -> Any:
+    """A path box for the notes tool with preset escapes; shows the listing or note, or the refusal."""
+    import os
+    import tempfile
+
+    import ipywidgets as w
+
+    from .notes import ATTACK_PATHS, example_notes
+
+    folder = None
+    if notes is None:
+        folder = tempfile.TemporaryDirectory(prefix="pm-notes-")
+        notes = example_notes(os.path.join(folder.name, "memories"), with_escape_link=True)
+    options = [(f"{label}: {_visible(path)}", path) for label, path in ATTACK_PATHS]
+    preset = w.Dropdown(options=options, value=ATTACK_PATHS[0][1], description="preset",
+                        layout=w.Layout(width="620px"))
+    box = w.Text(value=ATTACK_PATHS[0][1], description="path", continuous_update=False,
+                 layout=w.Layout(width="620px"))
+    preset.add_class("pm-notes-preset")
+    box.add_class("pm-notes-path")
+    out = w.HTML()
+    out.add_class("pm-notes-text")
+
+    def refresh(_change: object = None) -> None:
+        out.value = notes_path_view(box.value, notes).html()
+
+    def choose(_change: object = None) -> None:
+        box.value = preset.value
+
+    preset.observe(choose, names="value")
+    box.observe(refresh, names="value")
+    refresh()
+    panel = _panel_class()("NotesPanel", [preset, box, out])
+    panel.controls = {"preset": preset, "path": box}
+    panel.text = out
+    panel.notes = notes
+    panel._folder = folder  # keeps the temporary folder alive as long as the panel
+    return panel
+
+
+__all__ += ["PolicyView", "policy_view", "policy_panel", "NotesPathView", "notes_path_view", "notes_panel"]
