@@ -25,6 +25,17 @@ from .short_term import (
 )
 
 # (more parts are imported below as each notebook's module lands)
+from .notes import (
+    MemoryNotes,
+    NoteConflict,
+    NoteNotFound,
+    NotesError,
+    NoteTooLarge,
+    TextNotFound,
+    TextNotUnique,
+    UnsafePath,
+)
+from .policy import DETECTORS, PolicyDecision, detector_table, redact, review, worth_remembering
 from .task_state import (
     STATUSES,
     TRANSITIONS,
