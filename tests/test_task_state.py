@@ -178,6 +178,7 @@ REFUSALS = [
     ({"step": "fetch_invoices", "status": "done"}, "expected a non-empty text"),
     ({"step": "fetch_invoices", "status": "done", "output": {1, 2}}, "cannot be stored as JSON"),
     ("x" * 10_001, "at most 10000 are accepted"),
+    ("[" * 5_000, "nested too deeply"),
 ]
 
 
@@ -514,3 +515,11 @@ class TaskMachine(RuleBasedStateMachine):
 
 TestTaskMachine = TaskMachine.TestCase
 TestTaskMachine.settings = settings(max_examples=40, stateful_step_count=20)
+
+
+def test_a_file_of_another_schema_version_is_refused(tmp_path: Path) -> None:
+    raw = sqlite3.connect(tmp_path / "other.db")
+    raw.execute("PRAGMA user_version=7")
+    raw.close()
+    with pytest.raises(ValueError, match="schema version 7; this code reads task files of version 1"):
+        TaskStateStore(tmp_path / "other.db")

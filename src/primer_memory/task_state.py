@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from os import PathLike
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "STATUSES",
@@ -61,8 +61,8 @@ REQUIRED_FIELDS: tuple[str, ...] = ("step", "status")
 MAX_PROPOSAL_CHARS = 10_000
 SCHEMA_VERSION = 1
 
-Validator = Callable[[Any], Union[bool, str, None]]
-Hook = Callable[[str, str, Union[str, None], Union[str, None]], None]
+Validator = Callable[[Any], "bool | str | None"]
+Hook = Callable[[str, str, "str | None", "str | None"], None]
 
 
 class InvalidUpdate(ValueError):
@@ -226,7 +226,8 @@ def _parse(proposal: Any) -> dict[str, Any]:
     example = '{"step": "fetch_invoices", "status": "done", "output": "4 invoices"}'
     if isinstance(proposal, str):
         if len(proposal) > MAX_PROPOSAL_CHARS:
-            raise InvalidUpdate(f"the proposal is {len(proposal)} characters; at most {MAX_PROPOSAL_CHARS} are accepted")
+            raise InvalidUpdate(f"the proposal is {len(proposal)} characters; "
+                                f"at most {MAX_PROPOSAL_CHARS} are accepted")
         try:
             proposal = json.loads(proposal, object_pairs_hook=_no_duplicate_keys)
         except json.JSONDecodeError as error:
@@ -234,6 +235,9 @@ def _parse(proposal: Any) -> dict[str, Any]:
                 f"the proposal is not valid JSON ({error.msg} at line {error.lineno} column {error.colno}); "
                 f"send one object like {example}"
             ) from None
+        except RecursionError:
+            raise InvalidUpdate(f"the proposal is nested too deeply to read; send one flat object like {example}"
+                                ) from None
     if not isinstance(proposal, dict):
         kind = {list: "a list", str: "a string", type(None): "null", bool: "true/false", int: "a number",
                 float: "a number"}.get(
@@ -284,11 +288,10 @@ class TaskStateStore:
     `validators` names extra output checks (beyond `BUILTIN_VALIDATORS`) that
     steps may use. A check gets the proposed output of a step going to done and
     returns None or True when it is fine, False or a text saying what is wrong.
-    Because a step stores its check by name, a process that
-    reopens the file must be given the same checks. `hook(point, task_id,
-    step, status)` is called at named points inside a write transaction
-    ("checked", "written", "creating") so tests and the crash simulator can
-    stop a process there.
+    Because a step stores its check by name, a process that reopens the file
+    must be given the same checks. `hook(point, task_id, step, status)` is
+    called at named points inside a write transaction ("checked", "written",
+    "creating") so tests and the crash simulator can stop a process there.
     """
 
     def __init__(self, path: str | PathLike[str], *, validators: Mapping[str, Validator] | None = None,
@@ -304,7 +307,12 @@ class TaskStateStore:
             self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
-        if self._conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            self._conn.close()
+            raise ValueError(f"this file has schema version {version}; this code reads task files of version "
+                             f"{SCHEMA_VERSION} (is it a task-state file, written by a newer version?)")
+        if version == 0:
             with self._transaction():  # only a new file needs the write lock to open
                 for statement in _SCHEMA:
                     self._conn.execute(statement)
@@ -515,8 +523,8 @@ class TaskStateStore:
                 verdict = f"the check raised {type(error).__name__}: {error}"
             if verdict is not None and verdict is not True:  # None or True: fine; False or a text: not
                 problem = verdict if isinstance(verdict, str) and verdict else f"the check returned {verdict!r}"
-                raise InvalidUpdate(f"output {_quote(output)} for step {name} fails the {_quote(step.validator)} check: "
-                                    f"{problem}")
+                raise InvalidUpdate(f"output {_quote(output)} for step {name} fails the "
+                                    f"{_quote(step.validator)} check: {problem}")
         implicit = " (started and finished in one update)" if step.status == "pending" and status != "running" else ""
         return _Change(step, status, output_json, f"accepted: {name} {step.status} -> {status}{implicit}")
 

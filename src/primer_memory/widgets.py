@@ -266,7 +266,8 @@ class CrashView:
 
     def html(self) -> str:
         """The note, the steps table read from the file, and what the worker printed."""
-        sound = "" if self.integrity is None else f" <code>PRAGMA integrity_check</code>: {html.escape(self.integrity)}."
+        sound = ("" if self.integrity is None
+                 else f" <code>PRAGMA integrity_check</code>: {html.escape(self.integrity)}.")
         if not self.steps:
             where = "The file holds no task yet."
         elif self.next_step is None:
@@ -317,7 +318,8 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
     chooser = w.Dropdown(options=[(_point_label(p), p) for p in points] + [(_point_label(None), None)],
                          value=crash_at, description="crash", layout=w.Layout(width="520px"))
     chooser.add_class("pm-crash-step")
-    start = w.Button(description="start", icon="play", tooltip="start the job in a new process; it stops at the chosen point")
+    start = w.Button(description="start", icon="play",
+                     tooltip="start the job in a new process; it stops at the chosen point")
     crash = w.Button(description="crash", icon="bolt", button_style="danger", tooltip="SIGKILL the worker")
     resume = w.Button(description="resume", icon="repeat", tooltip="a new process carries on from the file")
     for button, name in ((start, "pm-start-button"), (crash, "pm-crash-button"), (resume, "pm-resume-button")):
