@@ -22,7 +22,7 @@ from primer_memory.policy import (
     worth_remembering,
 )
 
-from policy_corpus import ALL_CASES, GENERATORS, HARMLESS, KEYWORD_BASELINE, POSITIVES, SMALL_TALK, Case
+from policy_corpus import ALL_CASES, GENERATORS, HARMLESS, KEYWORD_BASELINE, POSITIVES, Case
 
 REASONS = {d.name: d.reason for d in DETECTORS}
 
