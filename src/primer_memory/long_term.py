@@ -11,7 +11,7 @@ agent once believed something else.
 In memory by default; with `path=` the same store is durable in SQLite (WAL,
 parameterised SQL, one transaction per write, vectors as float32 blobs, the
 partition key in every query). Recall is one matrix product over a cached
-float32 matrix per partition and kind, then `argpartition`.
+float32 matrix per partition, then `argpartition`.
 
 Decisions worth knowing:
 - `forget(scope, id)` erases one record. Forgetting the *current* value of a key
@@ -312,31 +312,34 @@ def _record_id(scope: Scope, seq: int) -> str:
 # --------------------------------------------------------------------------- in-memory partition
 
 
-class _KindIndex:
-    """The current records of one kind in one partition: a float32 matrix plus per-row facts.
+class _Index:
+    """The current records of one partition: one float32 matrix plus per-row facts, in parallel arrays.
 
     Rows grow by doubling; removing a row moves the last row into its place,
     so every change is O(dim) and recall reads one contiguous block.
     """
 
-    __slots__ = ("dim", "ids", "pos", "matrix", "seqs", "importance", "last_access", "n")
+    __slots__ = ("dim", "ids", "pos", "matrix", "kinds", "seqs", "importance", "last_access", "n")
 
     def __init__(self, dim: int, capacity: int = 8):
         self.dim = dim
         self.ids: list[str] = []
         self.pos: dict[str, int] = {}
         self.matrix = np.zeros((capacity, dim), dtype=np.float32)
+        self.kinds = np.zeros(capacity, dtype=np.int8)  # position in KINDS
         self.seqs = np.zeros(capacity, dtype=np.int64)
         self.importance = np.zeros(capacity, dtype=np.float64)
         self.last_access = np.zeros(capacity, dtype=np.float64)
         self.n = 0
+
+    _ARRAYS = ("matrix", "kinds", "seqs", "importance", "last_access")
 
     def _grow(self, needed: int) -> None:
         capacity = len(self.seqs)
         if needed <= capacity:
             return
         new = max(needed, 2 * capacity)
-        for name in ("matrix", "seqs", "importance", "last_access"):
+        for name in self._ARRAYS:
             old = getattr(self, name)
             grown = np.zeros((new, *old.shape[1:]), dtype=old.dtype)
             grown[: self.n] = old[: self.n]
@@ -349,6 +352,7 @@ class _KindIndex:
         self._grow(self.n + m)
         lo, hi = self.n, self.n + m
         self.matrix[lo:hi] = vectors
+        self.kinds[lo:hi] = [_KIND_CODE[r.kind] for r in records]
         self.seqs[lo:hi] = [r.seq for r in records]
         self.importance[lo:hi] = [r.importance for r in records]
         self.last_access[lo:hi] = [r.last_access for r in records]
@@ -362,15 +366,27 @@ class _KindIndex:
         last = self.n - 1
         if i != last:
             moved = self.ids[last]
-            self.matrix[i] = self.matrix[last]
-            self.seqs[i] = self.seqs[last]
-            self.importance[i] = self.importance[last]
-            self.last_access[i] = self.last_access[last]
+            for name in self._ARRAYS:
+                array = getattr(self, name)
+                array[i] = array[last]
             self.ids[i] = moved
             self.pos[moved] = i
         self.ids.pop()
         self.matrix[last] = 0.0
         self.n = last
+
+    def candidates(self, kinds: tuple[str, ...]) -> np.ndarray | None:
+        """Rows of the chosen kinds (None means every row: no mask needed)."""
+        if len(kinds) == len(KINDS):
+            return None
+        codes = self.kinds[: self.n]
+        mask = codes == _KIND_CODE[kinds[0]]
+        for kind in kinds[1:]:
+            mask |= codes == _KIND_CODE[kind]
+        return np.flatnonzero(mask)
+
+
+_KIND_CODE = {kind: i for i, kind in enumerate(KINDS)}
 
 
 class _Partition:
@@ -384,14 +400,10 @@ class _Partition:
         self.current_key: dict[str, str] = {}
         self.current_text: dict[tuple[str, str | None, str], str] = {}
         self.next_seq = next_seq
-        self.index = {kind: _KindIndex(dim) for kind in KINDS}
-
-    def segments(self, kinds: Sequence[str]) -> list[_KindIndex]:
-        return [self.index[k] for k in kinds if self.index[k].n]
+        self.index = _Index(dim)
 
     def vector_of(self, record: MemoryRecord) -> np.ndarray:
-        index = self.index[record.kind]
-        return index.matrix[index.pos[record.id]]
+        return self.index.matrix[self.index.pos[record.id]]
 
 
 # --------------------------------------------------------------------------- SQLite
@@ -399,17 +411,17 @@ class _Partition:
 
 _APPLICATION_ID = 0x504D454D  # "PMEM": marks a file as ours, so a foreign database is refused before any write
 _SCHEMA_VERSION = 1
+_PAGE_SIZE = 8192  # a record with its 2 KB vector fills a 4 KB page half-empty; 8 KB pages hold three
 _SCHEMA = (
     "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE partitions (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, next_seq INTEGER NOT NULL,"
-    " PRIMARY KEY (tenant_id, user_id))",
-    "CREATE TABLE records (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,"
-    " seq INTEGER NOT NULL,"
+    " PRIMARY KEY (tenant_id, user_id)) WITHOUT ROWID",
+    "CREATE TABLE records (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+    " id TEXT NOT NULL,"
     " kind TEXT NOT NULL CHECK (kind IN ('episodic', 'semantic', 'procedural')),"
     " content TEXT NOT NULL, key TEXT, source TEXT NOT NULL, superseded_by TEXT,"
     " importance INTEGER NOT NULL, created_at REAL NOT NULL, last_access REAL NOT NULL,"
-    " vector BLOB NOT NULL, PRIMARY KEY (tenant_id, user_id, id))",
-    "CREATE INDEX records_by_seq ON records (tenant_id, user_id, seq)",
+    " vector BLOB NOT NULL, PRIMARY KEY (tenant_id, user_id, seq))",
 )
 _TABLES = {"meta", "partitions", "records"}
 _COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access"
@@ -427,6 +439,7 @@ def _open_database(path: Path, embedder: Embedder) -> sqlite3.Connection:
         raise StoreFileError(f"cannot open {name!r} as an SQLite file: {exc}") from exc
     try:
         if fresh:
+            conn.execute(f"PRAGMA page_size = {_PAGE_SIZE:d}")  # only takes effect before the first table
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("BEGIN IMMEDIATE")
             for statement in _SCHEMA:
@@ -582,6 +595,7 @@ class LongTermMemory:
         return part
 
     def _load(self, scope: Scope) -> _Partition:
+        """Read one partition: every record in write order, and the vectors of the current ones into the index."""
         assert self._db is not None
         key = (scope.tenant_id, scope.user_id)
         row = self._db.execute(
@@ -590,34 +604,25 @@ class LongTermMemory:
         part = _Partition(scope, self._embedder.dim, next_seq=row[0] if row else 1)
         if row is None:
             return part
-        for rid, seq, kind, content, rkey, source, sup, imp, created, last in self._db.execute(
-            f"SELECT {_COLUMNS} FROM records WHERE tenant_id = ? AND user_id = ? ORDER BY seq", key
+        dim = self._embedder.dim
+        current: list[MemoryRecord] = []
+        blobs: list[bytes] = []
+        records = part.records
+        for rid, seq, kind, content, rkey, source, sup, imp, created, last, blob in self._db.execute(
+            f"SELECT {_COLUMNS}, vector FROM records WHERE tenant_id = ? AND user_id = ? ORDER BY seq", key
         ):
             record = MemoryRecord(rid, scope, kind, content, rkey, source, seq, sup, imp, created, last)
-            part.records[rid] = record
+            records[rid] = record
             if sup is None:
+                if len(blob) != 4 * dim:
+                    raise StoreFileError(f"a stored vector has {len(blob)} bytes; expected {4 * dim} (dim={dim})")
+                current.append(record)
+                blobs.append(blob)
                 if rkey is not None:
                     part.current_key[rkey] = rid
                 part.current_text[(kind, rkey, content)] = rid
-        dim = self._embedder.dim
-        for kind in KINDS:
-            current = [r for r in part.records.values() if r.kind == kind and r.current]
-            if not current:
-                continue
-            matrix = np.empty((len(current), dim), dtype=np.float32)
-            cursor = self._db.execute(
-                "SELECT vector FROM records WHERE tenant_id = ? AND user_id = ? AND kind = ?"
-                " AND superseded_by IS NULL ORDER BY seq",
-                (*key, kind),
-            )
-            count = 0
-            for count, (blob,) in enumerate(cursor, start=1):
-                if len(blob) != 4 * dim:
-                    raise StoreFileError(f"a stored vector has {len(blob)} bytes; expected {4 * dim} (dim={dim})")
-                matrix[count - 1] = np.frombuffer(blob, dtype=np.float32)
-            if count != len(current):
-                raise StoreFileError("the store file changed while it was being read; reopen it")
-            part.index[kind].add(current, matrix)
+        if current:
+            part.index.add(current, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(current), dim))
         return part
 
     # ----------------------------------------------------------------- writing
@@ -735,13 +740,11 @@ class LongTermMemory:
             stale = part.records[old]
             part.records[old] = replace(stale, superseded_by=sup)
             if old not in by_id:  # it was current before this batch: take it out of the index
-                part.index[stale.kind].remove(old)
+                part.index.remove(old)
                 part.current_text.pop((stale.kind, stale.key, stale.content), None)
         current = [(r, row) for r, row in zip(new, new_rows) if r.id not in superseded]
-        for kind in KINDS:
-            mine = [(r, row) for r, row in current if r.kind == kind]
-            if mine:
-                part.index[kind].add([r for r, _ in mine], vectors[[row for _, row in mine]])
+        if current:
+            part.index.add([r for r, _ in current], vectors[[row for _, row in current]])
         for record, _ in current:
             part.current_text[(record.kind, record.key, record.content)] = record.id
             if record.key is not None:
@@ -767,7 +770,7 @@ class LongTermMemory:
              r.importance, r.created_at, r.last_access, np.ascontiguousarray(v, dtype=np.float32).tobytes())
             for r, v in zip(new, vectors)
         ]
-        updates = [(sup, tenant, user, old) for old, sup in superseded.items() if old not in final_sup]
+        updates = [(sup, tenant, user, part.records[old].seq) for old, sup in superseded.items() if old not in final_sup]
         with self._transaction():
             self._db.executemany(
                 "INSERT INTO records (tenant_id, user_id, id, seq, kind, content, key, source, superseded_by,"
@@ -775,7 +778,7 @@ class LongTermMemory:
                 rows,
             )
             self._db.executemany(
-                "UPDATE records SET superseded_by = ? WHERE tenant_id = ? AND user_id = ? AND id = ?", updates
+                "UPDATE records SET superseded_by = ? WHERE tenant_id = ? AND user_id = ? AND seq = ?", updates
             )
             self._db.execute(
                 "INSERT INTO partitions (tenant_id, user_id, next_seq) VALUES (?, ?, ?)"
@@ -812,15 +815,19 @@ class LongTermMemory:
         with self._lock:
             self._open()
             part = self._partition(scope)
-            segments = part.segments(chosen)
-            if not segments:
+            index = part.index
+            if not index.n:
                 return []
             q = self._query_vector(query)
             if not q.any():
                 return []
-            scores = _scores(segments, q)
-            positions = _top_band(scores, k, floor=np.float32(1e-12))
-            return _rank_exact(segments, positions, q, k, part)
+            scores = index.matrix[: index.n] @ q  # the one matrix product: every current record at once
+            rows = index.candidates(chosen)
+            if rows is None:
+                band = _top_band(scores, k, floor=_POSITIVE)
+            else:
+                band = rows[_top_band(scores[rows], k, floor=_POSITIVE)]
+            return _rank_exact(index, band, q, k, part)
 
     def similarities(self, scope: Scope, query: str, kinds: Sequence[str] = KINDS) -> list[tuple[MemoryRecord, float]]:
         """Every current record of the chosen kinds with its cosine similarity to `query`, oldest first.
@@ -877,31 +884,31 @@ class LongTermMemory:
         with self._lock:
             self._open()
             part = self._partition(scope)
-            segments = part.segments(chosen)
-            if not segments:
+            index = part.index
+            rows = index.candidates(chosen)
+            if rows is None:
+                rows = np.arange(index.n)
+            if not len(rows):
                 return []
             q = self._query_vector(query)
             clock_now = self._now()
             when = float(now) if now is not None else (clock_now if clock_now is not None else float(part.next_seq - 1))
-            cos = _scores(segments, q).astype(np.float64)
-            last = np.concatenate([s.last_access[: s.n] for s in segments])
-            imp = np.concatenate([s.importance[: s.n] for s in segments])
-            hours = np.maximum(when - last, 0.0)
+            cos = (index.matrix[: index.n] @ q)[rows].astype(np.float64)
+            hours = np.maximum(when - index.last_access[rows], 0.0)
+            imp = index.importance[rows]
             raw_parts = [cos, RECENCY_DECAY**hours, imp]
             spans = [_span(p) for p in raw_parts]
             parts = [_normalise(p, lo, hi) for p, (lo, hi) in zip(raw_parts, spans)]
             total = weights[0] * parts[0] + weights[1] * parts[1] + weights[2] * parts[2]
-            positions = _top_band(total, k, floor=None)
+            positions = _top_band(total, k, floor=None)  # indices into `rows`
             # Re-score the band with exact float64 cosines so the order never depends on row layout.
-            exact = _exact_cosines(segments, positions, q)
+            exact = _exact_cosines(index, rows[positions], q)
             rel = _normalise(exact, *spans[0])
             exact_total = weights[0] * rel + weights[1] * parts[1][positions] + weights[2] * parts[2][positions]
-            owners = _owners(segments, positions)
-            seqs = np.array([part.records[rid].seq for rid in owners], dtype=np.int64)
-            order = np.lexsort((-seqs, -exact_total))[:k]
+            order = np.lexsort((-index.seqs[rows[positions]], -exact_total))[:k]
             results = [
                 ScoredMemory(
-                    record=part.records[owners[i]],
+                    record=part.records[index.ids[rows[positions[i]]]],
                     score=float(exact_total[i]),
                     relevance=float(rel[i]),
                     recency=float(parts[1][positions[i]]),
@@ -920,15 +927,14 @@ class LongTermMemory:
         if self._db is not None:
             with self._transaction():
                 self._db.executemany(
-                    "UPDATE records SET last_access = ? WHERE tenant_id = ? AND user_id = ? AND id = ?",
-                    [(when, part.scope.tenant_id, part.scope.user_id, rid) for rid in ids],
+                    "UPDATE records SET last_access = ? WHERE tenant_id = ? AND user_id = ? AND seq = ?",
+                    [(when, part.scope.tenant_id, part.scope.user_id, part.records[rid].seq) for rid in ids],
                 )
         out = []
         for result in results:
             record = replace(result.record, last_access=when)
             part.records[record.id] = record
-            index = part.index[record.kind]
-            index.last_access[index.pos[record.id]] = when
+            part.index.last_access[part.index.pos[record.id]] = when
             out.append(replace(result, record=record))
         return out
 
@@ -975,12 +981,12 @@ class LongTermMemory:
             if self._db is not None:
                 with self._transaction():
                     self._db.execute(
-                        "DELETE FROM records WHERE tenant_id = ? AND user_id = ? AND id = ?",
-                        (scope.tenant_id, scope.user_id, record_id),
+                        "DELETE FROM records WHERE tenant_id = ? AND user_id = ? AND seq = ?",
+                        (scope.tenant_id, scope.user_id, record.seq),
                     )
             del part.records[record_id]
             if record.current:
-                part.index[record.kind].remove(record_id)
+                part.index.remove(record_id)
                 part.current_text.pop((record.kind, record.key, record.content), None)
                 if record.key is not None and part.current_key.get(record.key) == record_id:
                     del part.current_key[record.key]
@@ -1046,12 +1052,7 @@ class _Transaction:
 # --------------------------------------------------------------------------- scoring helpers
 
 
-def _scores(segments: list[_KindIndex], q: np.ndarray) -> np.ndarray:
-    """Cosine of q with every row of the chosen kinds: one float32 matrix product per kind."""
-    if len(segments) == 1:
-        s = segments[0]
-        return s.matrix[: s.n] @ q
-    return np.concatenate([s.matrix[: s.n] @ q for s in segments])
+_POSITIVE = np.float32(1e-12)  # plain recall keeps only records that share something with the question
 
 
 def _top_band(scores: np.ndarray, k: int, floor: np.floating | None) -> np.ndarray:
@@ -1067,36 +1068,23 @@ def _top_band(scores: np.ndarray, k: int, floor: np.floating | None) -> np.ndarr
     return np.flatnonzero(scores >= lowest)
 
 
-def _locate(segments: list[_KindIndex], positions: np.ndarray) -> list[tuple[_KindIndex, np.ndarray]]:
-    offsets = np.cumsum([0] + [s.n for s in segments])
-    which = np.searchsorted(offsets, positions, side="right") - 1
-    return [(s, positions[which == j] - offsets[j]) for j, s in enumerate(segments) if (which == j).any()]
+def _exact_cosines(index: _Index, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """float64 cosines for a few rows, summed row by row: the same bits wherever a row sits in the matrix.
 
-
-def _owners(segments: list[_KindIndex], positions: np.ndarray) -> list[str]:
-    out: list[str] = []
-    for segment, rows in _locate(segments, positions):
-        out.extend(segment.ids[r] for r in rows)
-    return out
-
-
-def _exact_cosines(segments: list[_KindIndex], positions: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """float64 cosines for a few rows, summed row by row (independent of where a row sits in the matrix)."""
-    q64 = q.astype(np.float64)
-    parts = [(s.matrix[rows].astype(np.float64) * q64).sum(axis=1) for s, rows in _locate(segments, positions)]
-    return np.concatenate(parts) if parts else np.zeros(0)
+    (BLAS float32 products can differ in the last bit with a row's position, which
+    would let a reopened store break a near-tie differently from the one that wrote it.)
+    """
+    return (index.matrix[rows].astype(np.float64) * q.astype(np.float64)).sum(axis=1)
 
 
 def _rank_exact(
-    segments: list[_KindIndex], positions: np.ndarray, q: np.ndarray, k: int, part: _Partition
+    index: _Index, rows: np.ndarray, q: np.ndarray, k: int, part: _Partition
 ) -> list[tuple[MemoryRecord, float]]:
-    if not len(positions):
+    if not len(rows):
         return []
-    exact = _exact_cosines(segments, positions, q)
-    owners = _owners(segments, positions)
-    seqs = np.array([part.records[rid].seq for rid in owners], dtype=np.int64)
-    order = np.lexsort((-seqs, -exact))[:k]  # best score first; ties to the newer record
-    return [(part.records[owners[i]], float(exact[i])) for i in order if exact[i] > 0]
+    exact = _exact_cosines(index, rows, q)
+    order = np.lexsort((-index.seqs[rows], -exact))[:k]  # best score first; ties to the newer record
+    return [(part.records[index.ids[rows[i]]], float(exact[i])) for i in order if exact[i] > 0]
 
 
 def _span(values: np.ndarray) -> tuple[float, float]:
