@@ -65,3 +65,34 @@ def test_04_crash_and_resume_buttons(browser: Any, lab: Any, screenshot_dir: Pat
         assert not problems(page)
     finally:
         page.close()
+
+
+def test_03_adversarial_preset_and_notes_path(browser: Any, lab: Any, screenshot_dir: Path) -> None:
+    page = _run_clean(browser, lab, "03_safety_rules.ipynb")
+    try:
+        wait_for_text(page, "pm-attack-text", "LEAK from acme/alice: Acme plans to acquire Initech in Q4.")
+        preset = page.locator(".pm-attack-preset select")
+        preset.scroll_into_view_if_needed()
+        preset.select_option(label="sibling tenant (acme sees acme-corp?)")
+        shown = wait_for_text(page, "pm-attack-text", "LEAK from acme-corp/dan")
+        assert "only the caller's own records" in shown
+        screenshot_panel(page, "pm-panel:has(.pm-attack-text)", screenshot_dir / "03_attack_panel.png")
+        page.locator(".pm-attack-caller select").select_option(label="globex/carol")
+        query = page.locator(".pm-attack-query input")
+        query.fill("which currency for invoices?")
+        query.press("Enter")
+        wait_for_text(page, "pm-attack-text", "leaked nothing this time")
+
+        path = page.locator(".pm-notes-path input")
+        path.scroll_into_view_if_needed()
+        path.fill("/memories/../secrets.txt")
+        path.press("Enter")
+        shown = wait_for_text(page, "pm-notes-text", "REFUSED")
+        assert "UnsafePath" in shown
+        path.fill("/memories")
+        path.press("Enter")
+        wait_for_text(page, "pm-notes-text", "ACCEPTED")
+        screenshot_panel(page, "pm-panel:has(.pm-notes-text)", screenshot_dir / "03_notes_panel.png")
+        assert not problems(page)
+    finally:
+        page.close()
