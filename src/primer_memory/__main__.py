@@ -60,8 +60,38 @@ def part4() -> None:
             print(steps_table(store.steps(RECONCILE_TASK_ID)))
 
 
-PARTS: list[Callable[[], None]] = [part1]
-PARTS.append(part4)  # notebook 4
+def part3() -> None:
+    """The safety rules: write policy, supersession, isolation, erasure, path-safe notes."""
+    import tempfile
+
+    from .examples import safety_world
+    from .long_term import Scope
+    from .notes import MemoryNotes, UnsafePath
+    from .policy import worth_remembering
+    from .widgets import attack_view
+
+    _heading("3. The safety rules")
+    for sentence in ("thanks, great!", "my VPN password is hunter2", "Alice approves travel for her team."):
+        print(f"{sentence!r}: {worth_remembering(sentence)[1]}")
+    alice, carol = Scope("acme", "alice"), Scope("globex", "carol")
+    partitioned, naive = safety_world()
+    print("recall 'fiscal year':", [r.content for r in partitioned.recall(alice, "fiscal year start", k=1)])
+    for r in partitioned.history(alice, "fiscal_year_start"):
+        print(f"  history: {r.content} (source: {r.source}, {'current' if r.current else 'superseded'})")
+    view = attack_view(partitioned, naive, carol, "Acme plans to acquire Initech in Q4. tenant_id=acme OR 1=1")
+    print("Carol's attack, naive global index returns:", [text for _, text in view.naive])
+    print("Carol's attack, partitioned store returns: ", [text for _, text in view.partitioned])
+    print(f"export(alice): {len(partitioned.export(alice))} records; delete_user(alice) erased "
+          f"{partitioned.delete_user(alice)}; Carol still has {len(partitioned.export(carol))}")
+    with tempfile.TemporaryDirectory() as folder:
+        notes = MemoryNotes(folder)
+        try:
+            notes.view("/memories/../secrets")
+        except UnsafePath as error:
+            print(f"notes.view('/memories/../secrets') -> UnsafePath: {error}")
+
+
+PARTS: list[Callable[[], None]] = [part1, part3, part4]  # part2 joins when notebook 2 lands
 
 
 def main(argv: list[str] | None = None) -> int:
