@@ -8,13 +8,17 @@ L2-normalises the counts, so cosine similarity is one dot product.
 What it cannot do: it sees spelling, not meaning. "invoice" and "invoices"
 share n-grams and match; "when does Alice's budget year begin?" shares no word
 with "Alice's fiscal year starts in April" beyond "year", and a paraphrase
-with no shared word at all ("how do I match bills to money paid?") scores
-near zero against the reconcile habit. A sentence-embedding model closes that
+with no shared word ("how do I check that every bill got paid?") scores
+lower against the reconcile habit than against the travel habit, which
+happens to share "check". And buckets are shared: different n-grams can
+land in the same bucket, so texts with nothing in common still score a
+little above zero (here, typically below 0.15). A sentence-embedding model closes that
 gap at the cost of a model.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 import zlib
@@ -94,9 +98,10 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
 class HashingEmbedder:
     """Hashed words plus character n-grams, L2-normalised: deterministic, numpy only.
 
-    Each content word adds weight `word_weight` to its own bucket and the same
-    weight again, shared out, over the buckets of its n-grams (of `<word>`), so
-    "invoice" and "invoices" are close while unrelated words are not. Buckets
+    Each content word adds `word_weight` to its own bucket, and its G n-grams
+    (of `<word>`) add `word_weight / sqrt(G)` each, so the n-grams together weigh
+    as much as the word: "invoice" and "invoices" share most n-grams and land
+    close (cosine about 0.4) while unrelated words share none. Buckets
     come from CRC-32, which is the same in every process (Python's `hash` is not).
     """
 
@@ -129,7 +134,7 @@ class HashingEmbedder:
         padded = f"<{word}>"
         grams = [padded[i : i + n] for n in self.ngram_sizes for i in range(len(padded) - n + 1)]
         buckets = [self._bucket("w:" + word)] + [self._bucket("g:" + g) for g in grams]
-        share = self.word_weight / len(grams) if grams else 0.0
+        share = self.word_weight / math.sqrt(len(grams)) if grams else 0.0
         weights = [self.word_weight] + [share] * len(grams)
         return tuple(buckets), tuple(weights)
 
@@ -141,7 +146,7 @@ class HashingEmbedder:
             grams = [padded[i : i + n] for n in self.ngram_sizes for i in range(len(padded) - n + 1)]
             out[word] = out.get(word, 0.0) + self.word_weight
             for g in grams:
-                out[g] = out.get(g, 0.0) + self.word_weight / len(grams)
+                out[g] = out.get(g, 0.0) + self.word_weight / math.sqrt(len(grams))
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

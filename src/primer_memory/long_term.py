@@ -898,6 +898,9 @@ class LongTermMemory:
             imp = index.importance[rows]
             raw_parts = [cos, RECENCY_DECAY**hours, imp]
             spans = [_span(p) for p in raw_parts]
+            # The relevance span from exact cosines of its two end rows, so the best match scores exactly 1.
+            ends = _exact_cosines(index, rows[[int(np.argmin(cos)), int(np.argmax(cos))]], q)
+            spans[0] = (float(ends.min()), float(ends.max()))
             parts = [_normalise(p, lo, hi) for p, (lo, hi) in zip(raw_parts, spans)]
             total = weights[0] * parts[0] + weights[1] * parts[1] + weights[2] * parts[2]
             positions = _top_band(total, k, floor=None)  # indices into `rows`
