@@ -10,6 +10,8 @@ from .short_term import token_curve
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
+    from collections.abc import Sequence
+
     from .long_term import LongTermMemory, Scope
 
 __all__ = ["context_tokens", "figure_png"]
@@ -101,3 +103,68 @@ def isolation_scores(store: "LongTermMemory", caller: "Scope", query: str, scope
                              label="other partitions: never scored by recall")],
               loc="lower right", fontsize=8, frameon=False)
     return fig
+
+
+# --------------------------------------------------------------------------- notebook 2: recall by similarity
+
+KIND_COLOURS = {"episodic": "#2471a3", "semantic": "#d68910", "procedural": "#229954"}
+"""One colour per kind of memory (diary blue, encyclopedia amber, habit green), shared by figures and widgets."""
+
+
+def _short(text: str, width: int = 44) -> str:
+    return text if len(text) <= width else text[: width - 3].rstrip() + "..."
+
+
+def recall_scores(
+    memory: "LongTermMemory | None" = None,
+    scope: "Scope | None" = None,
+    questions: "Sequence[tuple[str, Sequence[str]]] | None" = None,
+) -> "Figure":
+    """For each question, one bar per memory of the scope (cosine similarity), coloured by kind.
+
+    Kinds the question does not search are drawn faded and hatched; the recalled
+    memory (the tallest searched bar) is outlined and labelled. Defaults: Alice's
+    memories and the lesson's two questions.
+    """
+    from matplotlib.patches import Patch
+
+    from .examples import RECALL_QUESTIONS, alice_scope, alice_store
+    from .long_term import KIND_NAMES, KINDS
+
+    if memory is None:
+        memory = alice_store()
+        scope = alice_scope() if scope is None else scope
+    if scope is None:
+        raise ValueError("recall_scores needs the scope whose memories to draw when a memory store is given")
+    questions = list(RECALL_QUESTIONS if questions is None else questions)
+    first = memory.similarities(scope, questions[0][0]) if questions else []
+    records = [r for r, _ in first]
+    fig = _new_figure(9.0, 1.0 + 0.42 * max(len(records), 1) * 1.0 + 0.3)
+    axes = fig.subplots(1, len(questions), sharey=True, squeeze=False)[0]
+    labels = [f"{i}. {_short(r.content)}" for i, r in enumerate(records, start=1)]
+    y = list(range(len(records)))[::-1]
+    for ax, (question, kinds) in zip(axes, questions):
+        scores = dict((r.id, s) for r, s in memory.similarities(scope, question))
+        recalled = memory.recall(scope, question, k=1, kinds=tuple(kinds))
+        best = recalled[0].id if recalled else None
+        for yi, record in zip(y, records):
+            searched = record.kind in kinds
+            value = scores.get(record.id, 0.0)
+            ax.barh(yi, value, color=KIND_COLOURS[record.kind], alpha=1.0 if searched else 0.25,
+                    hatch=None if searched else "//", edgecolor="#1b2631" if record.id == best else "none",
+                    linewidth=2 if record.id == best else 0)
+            if record.id == best:
+                ax.annotate("recalled", (value, yi), xytext=(4, -3), textcoords="offset points", fontsize=9,
+                            fontweight="bold", color="#1b2631")
+        filt = "" if tuple(kinds) == tuple(KINDS) else f"\nkinds={tuple(kinds)}"
+        ax.set_title(f"\u201c{question}\u201d{filt}", fontsize=10)
+        ax.set_xlabel("cosine similarity to the question")
+        ax.set_xlim(0, max([*scores.values(), 0.1]) * 1.35)
+    axes[0].set_yticks(y, labels, fontsize=8)
+    handles = [Patch(color=KIND_COLOURS[k], label=f"{k} ({KIND_NAMES[k]})") for k in KINDS]
+    handles.append(Patch(facecolor="#cccccc", hatch="//", edgecolor="#888888", label="kind not searched"))
+    fig.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
+    return fig
+
+
+__all__ += ["KIND_COLOURS", "recall_scores"]
