@@ -25,6 +25,22 @@ from .short_term import (
 )
 
 # (more parts are imported below as each notebook's module lands)
+from .embedding import Embedder, EmbeddingError, HashingEmbedder
+from .long_term import (
+    KIND_NAMES,
+    KINDS,
+    InvalidMemory,
+    InvalidQuery,
+    LongTermMemory,
+    MemoryRecord,
+    RecordNotFound,
+    Scope,
+    ScopeError,
+    ScoredMemory,
+    StoreClosed,
+    StoreFileError,
+    WriteResult,
+)
 from .notes import (
     MemoryNotes,
     NoteConflict,

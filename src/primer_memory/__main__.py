@@ -91,7 +91,30 @@ def part3() -> None:
             print(f"notes.view('/memories/../secrets') -> UnsafePath: {error}")
 
 
-PARTS: list[Callable[[], None]] = [part1, part3, part4]  # part2 joins when notebook 2 lands
+def part2() -> None:
+    """Long-term memory: Alice's typed memories recalled by similarity, kept in a file and reopened."""
+    import tempfile
+    from pathlib import Path
+
+    from .examples import RECALL_QUESTIONS, alice_memories, alice_scope
+    from .long_term import KIND_NAMES, LongTermMemory
+
+    _heading("2. Long-term memory: three kinds of record")
+    alice = alice_scope()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "memory.db"
+        with LongTermMemory(path=path) as memory:
+            memory.remember_many(alice, alice_memories())
+            for record in memory.export(alice):
+                print(f"  {record['seq']}. {record['kind']:>10} ({KIND_NAMES[record['kind']]}): {record['content']}")
+        with LongTermMemory(path=path) as reopened:  # a new store object on the same file
+            for question, kinds in RECALL_QUESTIONS:
+                best = reopened.recall_with_scores(alice, question, k=1, kinds=kinds)[0]
+                print(f"recall {question!r} kinds={kinds}:\n  -> [{best[0].kind}] {best[0].content} "
+                      f"(cosine {best[1]:.2f})")
+
+
+PARTS: list[Callable[[], None]] = [part1, part2, part3, part4]
 
 
 def main(argv: list[str] | None = None) -> int:
