@@ -277,3 +277,65 @@ def check_resume_prediction(predictions: dict[str, str]) -> None:
 
 
 __all__ += ["check_next_proposal", "check_match_check", "check_resume_prediction"]
+
+
+# --------------------------------------------------------------------------- notebook 2: recall
+
+
+def check_recall_choice(question: str, kinds: object, k: object) -> None:
+    """Exercise: choose kinds and k so that recall returns exactly the reconcile habit for `question`."""
+    from .examples import alice_scope, alice_store
+
+    try:
+        memory = alice_store()
+        recalled = memory.recall(alice_scope(), question, k=k, kinds=kinds)  # type: ignore[arg-type]
+    except Exception as error:  # a learner's choice may be invalid in any way: report it, don't raise
+        print(f"Not yet: recall refused that choice -- {type(error).__name__}: {error}")
+        return
+    print(f"recall(alice, {question!r}, k={k!r}, kinds={kinds!r}) returned {len(recalled)} memory(ies):")
+    for record in recalled:
+        print(f"  [{record.kind}] {record.content}")
+    habit = [r for r in recalled if r.content.startswith("To reconcile invoices")]
+    if not habit:
+        print("Not yet: the reconcile habit is not among them. Which kind of memory holds a how-to?")
+    elif len(recalled) > 1:
+        print("Close: the habit is there, but so is something else that would also go into the prompt. "
+              "Can a smaller k, or fewer kinds, leave only the habit?")
+    else:
+        print("Yes: only the habit. The question asks 'what should I do', so it wants a how-to (procedural); "
+              "without the filter the diary entry about late invoices would score higher.")
+
+
+def check_paraphrase(question: str) -> None:
+    """Exercise: ask for the reconcile habit without the words 'reconcile' or 'invoice'; explain what happened."""
+    from .embedding import content_words
+    from .examples import alice_scope, alice_store
+
+    if not isinstance(question, str) or not question.strip():
+        print("Not yet: write your question as a non-empty string.")
+        return
+    lowered = question.casefold()
+    if "reconcil" in lowered or "invoice" in lowered:
+        print("Not yet: the challenge is to avoid 'reconcile' and 'invoice' -- paraphrase them.")
+        return
+    try:
+        memory = alice_store()
+        scored = memory.recall_with_scores(alice_scope(), question, k=3)
+    except Exception as error:
+        print(f"Not yet: recall raised {type(error).__name__}: {error}")
+        return
+    habit = next(r for r in memory.export(alice_scope()) if r["content"].startswith("To reconcile invoices"))
+    shared = sorted(set(content_words(question)) & set(content_words(habit["content"])))
+    for rank, (record, score) in enumerate(scored, start=1):
+        print(f"  {rank}. cosine {score:.2f}  [{record.kind}] {record.content}")
+    first = scored[0][0].content if scored else ""
+    if first == habit["content"]:
+        print(f"The habit came first. Words it shares with the habit: {', '.join(shared) or '(none: only n-grams)'}.")
+        print("That is the point: the default embedder matches spelling (words and word pieces), not meaning.")
+    else:
+        print(f"The habit did not come first. Shared words with it: {', '.join(shared) or 'none'}.")
+        print("The default embedder only sees spelling: with no shared words or word pieces, a perfect paraphrase")
+        print("scores about as low as an unrelated sentence. A sentence-embedding model would bridge that gap.")
+
+
+__all__ += ["check_recall_choice", "check_paraphrase"]
