@@ -139,7 +139,8 @@ def test_kinds_filter_changes_the_answer(alice: LongTermMemory) -> None:
 
 
 def test_records_carry_the_fields_the_lesson_lists(alice: LongTermMemory) -> None:
-    records = [MemoryRecord(**{**r, "scope": ALICE}) if False else r for r in alice.export(ALICE)]
+    records = alice.export(ALICE)
+    assert all(isinstance(r, MemoryRecord) for r in alice.history(ALICE, "fiscal_year_start"))
     assert [r["seq"] for r in records] == list(range(1, len(ALICE_MEMORIES) + 1))
     first = records[1]
     assert first["kind"] == "semantic" and first["key"] == "fiscal_year_start"
