@@ -15,7 +15,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
 
-from primer_memory.long_term import KINDS, LongTermMemory, RecordNotFound, Scope, ScopeError
+from primer_memory import KINDS, LongTermMemory, RecordNotFound, Scope, ScopeError
 
 ACME_SECRET = "Acme plans to acquire Initech in Q4."
 CAROL_FACT = "Globex prefers invoices in euros."
