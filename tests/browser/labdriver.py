@@ -68,12 +68,18 @@ def set_slider(page: Any, css_class: str, value: int) -> None:
 def wait_for_text(page: Any, css_class: str, text: str, *, timeout_s: float = 30) -> str:
     """Wait until the element with `css_class` contains `text`; fail with what it shows instead."""
     locator = page.locator(f".{css_class}").first
+    # textContent, not innerText: JupyterLab skips rendering cells scrolled out of view, and innerText of
+    # skipped content is empty. The check is exact and case-sensitive, unlike Playwright's has_text.
+    check = """([selector, text]) => {
+      const element = document.querySelector(selector);
+      return !!element && element.textContent.includes(text);
+    }"""
     try:
-        locator.filter(has_text=text).wait_for(timeout=timeout_s * 1000)
+        page.wait_for_function(check, arg=[f".{css_class}", text], timeout=timeout_s * 1000)
     except Exception:
-        shown = locator.inner_text() if locator.count() else "(element not found)"
+        shown = locator.text_content() if locator.count() else "(element not found)"
         raise AssertionError(f"expected .{css_class} to show {text!r} within {timeout_s}s; it shows:\n{shown[:800]}") from None
-    return locator.inner_text()
+    return locator.text_content() or ""
 
 
 def screenshot_panel(page: Any, css_class: str, path: Any) -> None:

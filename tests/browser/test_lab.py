@@ -74,7 +74,8 @@ def test_03_adversarial_preset_and_notes_path(browser: Any, lab: Any, screenshot
         preset = page.locator(".pm-attack-preset select")
         preset.scroll_into_view_if_needed()
         preset.select_option(label="sibling tenant (acme sees acme-corp?)")
-        shown = wait_for_text(page, "pm-attack-text", "LEAK from acme-corp/dan")
+        shown = wait_for_text(page, "pm-attack-text", "Caller acme/alice asks: when are invoices paid?")
+        assert "LEAK from acme-corp/dan" in shown
         assert "only the caller's own records" in shown
         screenshot_panel(page, "pm-panel:has(.pm-attack-text)", screenshot_dir / "03_attack_panel.png")
         page.locator(".pm-attack-caller select").select_option(label="globex/carol")
@@ -87,11 +88,11 @@ def test_03_adversarial_preset_and_notes_path(browser: Any, lab: Any, screenshot
         path.scroll_into_view_if_needed()
         path.fill("/memories/../secrets.txt")
         path.press("Enter")
-        shown = wait_for_text(page, "pm-notes-text", "REFUSED")
-        assert "UnsafePath" in shown
+        shown = wait_for_text(page, "pm-notes-text", "REFUSED /memories/../secrets.txt")
+        assert "UnsafePath" in shown and "'..' is not allowed" in shown
         path.fill("/memories")
         path.press("Enter")
-        wait_for_text(page, "pm-notes-text", "ACCEPTED")
+        wait_for_text(page, "pm-notes-text", "ACCEPTED /memories (folder)")
         screenshot_panel(page, "pm-panel:has(.pm-notes-text)", screenshot_dir / "03_notes_panel.png")
         assert not problems(page)
     finally:
@@ -109,7 +110,7 @@ def test_02_recall_question_and_kinds(browser: Any, lab: Any, screenshot_dir: Pa
         wait_for_text(page, "pm-recall-text", "how do I reconcile invoices?")
         for kind in ("episodic", "semantic"):  # leave only the habits
             page.locator(f".pm-recall-kind-{kind} input[type=checkbox]").uncheck()
-        shown = wait_for_text(page, "pm-recall-text", "kinds: procedural ")
+        shown = wait_for_text(page, "pm-recall-text", "kinds: procedural")
         assert "To reconcile invoices, match each vendor invoice to its payment" in shown
         assert "Alice rejected the vendor Globex" not in shown
         screenshot_panel(page, "pm-panel:has(.pm-recall-text)", screenshot_dir / "02_recall_panel.png")
