@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import random
 import re
-import time
-from collections.abc import Callable
 
 from primer_memory.policy import DETECTORS, review
+from timing import best_of
 
 KEYWORD = re.compile(r"\b(?:password|passcode|pin|token|secret|api[ _-]?key|private key|ssn|iban)\b", re.I)
 WORDS = ("Alice Bob Carol Globex Initech invoice payment vendor approves travel team fiscal year starts April "
@@ -26,14 +25,6 @@ SECRETS = ("my VPN password is hunter2", "card 4111 1111 1111 1111", "AKIAIOSFOD
            "IBAN GB82 WEST 1234 5698 7654 32", "postgres://app:s3cr3t@db:5432/x", "PIN: 4821")
 
 
-def best_of(repeats: int, fn: Callable[[], object]) -> float:
-    """The fastest of `repeats` runs, in seconds (the least disturbed by the rest of the machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def facts(rng: random.Random, n: int, words: tuple[int, int]) -> list[str]:

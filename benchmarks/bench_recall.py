@@ -28,6 +28,7 @@ import numpy as np
 from primer_memory.embedding import HashingEmbedder, cosine
 from primer_memory.long_term import KINDS, LongTermMemory, Scope
 from primer_memory.policy import PolicyDecision
+from timing import best_of
 
 SEED = 20260918
 K = 10
@@ -59,19 +60,11 @@ def entries(rng: np.random.Generator, texts: list[str]) -> list[dict[str, object
     return [{"kind": KINDS[k], "content": t, "importance": int(1 + i % 10)} for i, (k, t) in enumerate(zip(kinds, texts))]
 
 
-def best_of(fn: Callable[[], object], repeat: int) -> float:
-    """Best wall time of `repeat` calls, in seconds (the least disturbed run)."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def per_call(fn: Callable[[str], object], queries: list[str], rounds: int) -> float:
     """Best-of-`rounds` mean seconds per call over all queries."""
-    return best_of(lambda: [fn(q) for q in queries], rounds) / len(queries)
+    return best_of(rounds, lambda: [fn(q) for q in queries]) / len(queries)
 
 
 def bench_recall(size: int, rng: np.random.Generator, words: list[str], embedder: HashingEmbedder) -> dict[str, float]:
@@ -127,9 +120,9 @@ def bench_remember(rng: np.random.Generator, words: list[str], embedder: Hashing
     items = entries(rng, sentences(rng, words, n))
     scope = Scope("bench", "writer")
     in_memory = LongTermMemory(embedder=embedder)
-    t_memory = best_of(lambda: [in_memory.remember(scope, e["kind"], e["content"]) for e in items], 1) / n
+    t_memory = best_of(1, lambda: [in_memory.remember(scope, e["kind"], e["content"]) for e in items]) / n
     on_disk = LongTermMemory(embedder=embedder, path=folder / "remember.db")
-    t_disk = best_of(lambda: [on_disk.remember(scope, e["kind"], e["content"]) for e in items], 1) / n
+    t_disk = best_of(1, lambda: [on_disk.remember(scope, e["kind"], e["content"]) for e in items]) / n
     on_disk.close()
 
     conn = sqlite3.connect(folder / "bare.db", isolation_level=None)
@@ -144,7 +137,7 @@ def bench_remember(rng: np.random.Generator, words: list[str], embedder: Hashing
             conn.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)", ("bench", "writer", i, e["kind"], e["content"], blob))
             conn.execute("COMMIT")
 
-    t_bare = best_of(bare, 1) / n
+    t_bare = best_of(1, bare) / n
     conn.close()
     return {"memory": t_memory, "disk": t_disk, "bare": t_bare}
 
@@ -175,8 +168,8 @@ def bench_reopen(size: int, rng: np.random.Generator, words: list[str], embedder
             return memory.recall(scope, query, k=K)
 
     bare()  # warm the OS file cache for both
-    t_bare = best_of(bare, 2)
-    t_reopen = best_of(reopen, 2)
+    t_bare = best_of(2, bare)
+    t_reopen = best_of(2, reopen)
     return {"build": t_build, "reopen": t_reopen, "bare": t_bare, "mb": path.stat().st_size / 1e6}
 
 

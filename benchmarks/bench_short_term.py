@@ -11,23 +11,13 @@ Run: .venv/bin/python benchmarks/bench_short_term.py
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from primer_memory import ShortTermMemory, context_reference
 from primer_memory.examples import invoice_exchange
+from timing import best_of
 
 BUDGET, KEEP_LAST = 300, 6
 
 
-def best_of(repeats: int, fn: Callable[[], object]) -> float:
-    """The fastest of `repeats` runs, in seconds (the least disturbed by the rest of the machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def chat(messages: int) -> list[tuple[str, str]]:
