@@ -8,6 +8,7 @@ without a browser. ipywidgets is imported inside the panel functions only.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,39 @@ def _panel_class() -> type:
             return f"{self._panel_name}()"
 
     return Panel
+
+
+def _preset_text_panel(name: str, options: list[tuple[str, str]], value: str, *, label: str, key: str,
+                       css: tuple[str, str], render: Callable[[str], str], width: str = "720px") -> Any:
+    """A preset dropdown that fills a text box, and an HTML view of `render(text)` (the policy and notes panels).
+
+    CSS classes: pm-<css[0]>-preset, pm-<css[0]>-<css[1]> on the box, pm-<css[0]>-text on the view.
+    """
+    import ipywidgets as w
+
+    values = [v for _, v in options]
+    preset = w.Dropdown(options=options, value=value if value in values else values[0], description="preset",
+                        layout=w.Layout(width="620px"))
+    box = w.Text(value=value, description=label, continuous_update=False, layout=w.Layout(width=width))
+    preset.add_class(f"pm-{css[0]}-preset")
+    box.add_class(f"pm-{css[0]}-{css[1]}")
+    out = w.HTML()
+    out.add_class(f"pm-{css[0]}-text")
+
+    def refresh(_change: object = None) -> None:
+        out.value = render(box.value)
+
+    def choose(_change: object = None) -> None:
+        if preset.value:  # an empty preset means "type your own"
+            box.value = preset.value
+
+    preset.observe(choose, names="value")
+    box.observe(refresh, names="value")
+    refresh()
+    panel = _panel_class()(name, [preset, box, out])
+    panel.controls = {"preset": preset, key: box}
+    panel.text = out
+    return panel
 
 
 def _messages_html(messages: list[Message]) -> str:
@@ -465,33 +499,11 @@ def policy_view(text: str) -> PolicyView:
 
 def policy_panel(text: str = "my VPN password is hunter2") -> Any:
     """Type a sentence or pick a preset; see whether memory would store, skip or refuse it, and why."""
-    import ipywidgets as w
-
     from .policy import POLICY_EXAMPLES
 
     options = [("(type your own)", "")] + [(label, sentence) for label, sentence in POLICY_EXAMPLES]
-    preset = w.Dropdown(options=options, value=text if text in dict(POLICY_EXAMPLES).values() else "",
-                        description="preset", layout=w.Layout(width="520px"))
-    box = w.Text(value=text, description="text", continuous_update=False, layout=w.Layout(width="720px"))
-    preset.add_class("pm-policy-preset")
-    box.add_class("pm-policy-input")
-    out = w.HTML()
-    out.add_class("pm-policy-text")
-
-    def refresh(_change: object = None) -> None:
-        out.value = policy_view(box.value).html()
-
-    def choose(_change: object = None) -> None:
-        if preset.value:
-            box.value = preset.value
-
-    preset.observe(choose, names="value")
-    box.observe(refresh, names="value")
-    refresh()
-    panel = _panel_class()("PolicyPanel", [preset, box, out])
-    panel.controls = {"preset": preset, "text": box}
-    panel.text = out
-    return panel
+    return _preset_text_panel("PolicyPanel", options, text, label="text", key="text", css=("policy", "input"),
+                              render=lambda value: policy_view(value).html())
 
 
 @dataclass(frozen=True)
@@ -543,8 +555,6 @@ def notes_panel(notes: Any = None) -> Any:
     import os
     import tempfile
 
-    import ipywidgets as w
-
     from .notes import ATTACK_PATHS, example_notes
 
     folder = None
@@ -552,27 +562,9 @@ def notes_panel(notes: Any = None) -> Any:
         folder = tempfile.TemporaryDirectory(prefix="pm-notes-")
         notes = example_notes(os.path.join(folder.name, "memories"), with_escape_link=True)
     options = [(f"{label}: {_visible(path)}", path) for label, path in ATTACK_PATHS]
-    preset = w.Dropdown(options=options, value=ATTACK_PATHS[0][1], description="preset",
-                        layout=w.Layout(width="620px"))
-    box = w.Text(value=ATTACK_PATHS[0][1], description="path", continuous_update=False,
-                 layout=w.Layout(width="620px"))
-    preset.add_class("pm-notes-preset")
-    box.add_class("pm-notes-path")
-    out = w.HTML()
-    out.add_class("pm-notes-text")
-
-    def refresh(_change: object = None) -> None:
-        out.value = notes_path_view(box.value, notes).html()
-
-    def choose(_change: object = None) -> None:
-        box.value = preset.value
-
-    preset.observe(choose, names="value")
-    box.observe(refresh, names="value")
-    refresh()
-    panel = _panel_class()("NotesPanel", [preset, box, out])
-    panel.controls = {"preset": preset, "path": box}
-    panel.text = out
+    panel = _preset_text_panel("NotesPanel", options, ATTACK_PATHS[0][1], label="path", key="path",
+                               css=("notes", "path"), render=lambda path: notes_path_view(path, notes).html(),
+                               width="620px")
     panel.notes = notes
     panel._folder = folder  # keeps the temporary folder alive as long as the panel
     return panel
@@ -688,3 +680,5 @@ def recall_panel(memory: Any = None, scope: Any = None, query: str = "what happe
 
 
 __all__ += ["RecallView", "recall_view", "recall_panel"]
+
+__all__ += ["AttackView", "attack_view", "attack_panel"]
