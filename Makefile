@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 
 ## lab: set up and open the series in JupyterLab
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/01_short_term_memory.ipynb
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/01_short_term_memory.ipynb
 
 ## test: set up and run every test: unit and property tests, the notebooks through nbval, the browser test
 test: $(STAMP) chromium
