@@ -7,6 +7,7 @@ checker catches everything and says what it saw, in words.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .examples import invoice_chat
 from .short_term import Message, ShortTermMemory, first_sentences
@@ -58,7 +59,7 @@ def check_summarizer(summarize: Summarize) -> None:
 
 def check_last_sentence_summarizer(summarize: Summarize) -> None:
     """The exercise: keep only the last sentence of each message, joined with '; '."""
-    messages = [{"role": r, "content": t} for r, t in invoice_chat(2)]
+    messages: list[Message] = [{"role": r, "content": t} for r, t in invoice_chat(2)]
     expected = ("Please include the vendor name and amount; It shows vendor, amount and due date; "
                 "Please include the vendor name and amount; It shows vendor, amount and due date")
     try:
@@ -209,10 +210,10 @@ def check_match_check(check: Callable[[object], object]) -> None:
         ok, said = _check_verdict(check, output)
         if not ok:
             wrong.append(f"refused {output!r}, which says how the matching went (your check said {said})")
-    for output in MATCH_BAD:
-        ok, said = _check_verdict(check, output)
+    for bad in MATCH_BAD:
+        ok, said = _check_verdict(check, bad)
         if ok:
-            wrong.append(f"accepted {output!r}, which does not say what matched")
+            wrong.append(f"accepted {bad!r}, which does not say what matched")
     if wrong:
         print("Not yet:")
         for line in wrong:
@@ -225,7 +226,8 @@ def check_match_check(check: Callable[[object], object]) -> None:
     from .task_state import InvalidUpdate, TaskStateStore
 
     with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db") as store:
-        store.create_task("match-only", "match invoices to payments", [("match", check)])
+        steps: list[Any] = [("match", check)]  # the learner's function, whatever it returns
+        store.create_task("match-only", "match invoices to payments", steps)
         for output in ("finished matching", "3 matched, 1 unpaid (Globex)"):
             try:
                 store.apply("match-only", {"step": "match", "status": "done", "output": output})

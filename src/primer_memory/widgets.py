@@ -619,18 +619,22 @@ def recall_view(memory: Any, scope: Any, query: str, kinds: tuple[str, ...] | li
                 w_recency: float = 0.0, w_importance: float = 0.0, k: int = 3) -> RecallView:
     """Rank the scope's memories for one question and one setting of the weights (relevance weight 1)."""
     kinds = tuple(kinds)
-    common = {"query": query, "kinds": kinds, "w_recency": w_recency, "w_importance": w_importance}
+
+    def view(rows: tuple[Any, ...] = (), message: str = "") -> RecallView:
+        return RecallView(query=query, kinds=kinds, w_recency=w_recency, w_importance=w_importance,
+                          rows=rows, message=message)
+
     if not query.strip():
-        return RecallView(**common, rows=(), message="Type a question to recall memories.")
+        return view(message="Type a question to recall memories.")
     if not kinds:
-        return RecallView(**common, rows=(), message="Tick at least one kind of memory to search.")
+        return view(message="Tick at least one kind of memory to search.")
     rows = memory.recall_scored(scope, query, k=k, kinds=kinds, w_relevance=1.0,
                                 w_recency=w_recency, w_importance=w_importance)
     if not rows:
-        return RecallView(**common, rows=(), message="No memory of these kinds in this scope.")
+        return view(message="No memory of these kinds in this scope.")
     if all(r.cosine == 0 for r in rows) and w_recency == 0 and w_importance == 0:
-        return RecallView(**common, rows=(), message="No memory shares a word with this question.")
-    return RecallView(**common, rows=tuple(rows))
+        return view(message="No memory shares a word with this question.")
+    return view(tuple(rows))
 
 
 def recall_panel(memory: Any = None, scope: Any = None, query: str = "what happened with Globex?", k: int = 3) -> Any:
