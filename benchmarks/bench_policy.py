@@ -37,6 +37,8 @@ def main() -> None:
         "short facts (8-20 words)": facts(rng, 2_000, (8, 20)),
         "facts with a secret": [f"{f} {rng.choice(SECRETS)}" for f in facts(rng, 2_000, (4, 12))],
         "4 KB notes": [" ".join(facts(rng, 40, (12, 20)))[:4096] for _ in range(100)],
+        "100 KB adversarial runs": ["4" * 100_000, "1-" * 50_000, "a" * 100_000, "password is " * 8_000,
+                                    "GB82 " * 20_000, "eyJ" + "A" * 100_000, "sk-" + "-" * 100_000],
     }
     print(f"{len(DETECTORS)} detectors; seconds per call are best of 5 runs")
     print(f"{'input':<26} {'keyword regex':>14} {'review()':>12} {'ratio':>8} {'refused':>8}")
