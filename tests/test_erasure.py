@@ -8,19 +8,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer_memory import KINDS, LongTermMemory, PolicyDecision, Scope
+from helpers import accept_all, disk_bytes
+from primer_memory import KINDS, LongTermMemory, Scope
 
 SCOPES = [Scope("acme", "alice"), Scope("acme", "al"), Scope("acme-corp", "alice"), Scope("globex", "carol")]
-
-
-def accept_all(content: str) -> PolicyDecision:
-    """Store everything: this test is about erasure, not the write policy."""
-    return PolicyDecision("store", "stored")
-
-
-def disk_bytes(folder: Path) -> bytes:
-    """Every byte of every file SQLite left in the folder (database, WAL, shared memory)."""
-    return b"".join(p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file())
 
 
 marker = st.text(alphabet="bcdfghjklmnpqrstvwxz", min_size=12, max_size=12)
@@ -37,8 +28,8 @@ def test_delete_user_leaves_none_of_its_text_on_disk(
     writes: list[tuple[int, str, str, bool]], victim: int, forget_first: bool
 ) -> None:
     with tempfile.TemporaryDirectory() as folder_name:
-        folder = Path(folder_name)
-        memory = LongTermMemory(path=folder / "memory.sqlite", policy=accept_all)
+        path = Path(folder_name) / "memory.sqlite"
+        memory = LongTermMemory(path=path, policy=accept_all)
         written: dict[Scope, list[str]] = {scope: [] for scope in SCOPES}
         for index, kind, word, keyed in writes:
             scope = SCOPES[index]
@@ -51,7 +42,7 @@ def test_delete_user_leaves_none_of_its_text_on_disk(
             memory.forget(target, memory.export(target)[0]["id"])
         memory.delete_user(target)
         for state in ("open", "closed"):
-            found = disk_bytes(folder)
+            found = disk_bytes(path)
             for word in written[target]:
                 survivors = [s for s in SCOPES if s != target and word in written[s]]
                 if not survivors:  # the same random word written by someone else legitimately remains
@@ -61,5 +52,5 @@ def test_delete_user_leaves_none_of_its_text_on_disk(
                     if scope != target:
                         assert sorted(r["content"].split()[1] for r in memory.export(scope)) == sorted(written[scope])
                 memory.close()
-        with LongTermMemory(path=folder / "memory.sqlite") as reopened:
+        with LongTermMemory(path=path) as reopened:
             assert reopened.export(target) == []

@@ -27,15 +27,12 @@ from primer_memory.long_term import (
     StoreFileError,
     WriteResult,
 )
+from helpers import accept_all, disk_bytes
 from primer_memory.policy import PolicyDecision
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")
 CAROL = Scope("globex", "carol")
-
-
-def accept_all(content: str) -> PolicyDecision:
-    return PolicyDecision("store", "stored: test")
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -397,11 +394,6 @@ def test_delete_user_clears_the_embedder_cache(store: LongTermMemory) -> None:
     assert embedder._features.cache_info().currsize == 0
 
 
-def _disk_bytes(path: Path) -> bytes:
-    parts = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
-    return b"".join(p.read_bytes() for p in parts if p.exists())
-
-
 def test_delete_user_leaves_no_trace_in_the_files(tmp_path: Path) -> None:
     path = tmp_path / "erase.db"
     secret = "Alice privately plans to leave for Umbrella Corp in March."
@@ -411,14 +403,14 @@ def test_delete_user_leaves_no_trace_in_the_files(tmp_path: Path) -> None:
     memory.remember(ALICE, "semantic", secret.replace("March", "June"), key="plans")  # a superseded value too
     memory.remember(CAROL, "semantic", "Globex prefers invoices in euros.")
     memory.recall_scored(ALICE, "Umbrella plans", touch=True)  # an UPDATE in the WAL as well
-    assert b"Umbrella" in _disk_bytes(path)
+    assert b"Umbrella" in disk_bytes(path)
     memory.delete_user(ALICE)
     needles = [b"Umbrella", b"Globex over late", b"fiscal year", b"reconcile", b"alice"]
-    found = _disk_bytes(path)
+    found = disk_bytes(path)
     assert [n for n in needles if n in found] == []  # while still open: erased "without undue delay"
     assert b"euros" in found
     memory.close()
-    found = _disk_bytes(path)
+    found = disk_bytes(path)
     assert [n for n in needles if n in found] == []
     with LongTermMemory(path=path) as reopened:
         assert reopened.export(ALICE) == [] and len(reopened.export(CAROL)) == 1
@@ -429,9 +421,9 @@ def test_forget_scrubs_the_text_from_the_files(tmp_path: Path) -> None:
     with LongTermMemory(path=path, policy=accept_all) as memory:
         record = memory.remember(ALICE, "semantic", "Alice's locker combination hint is Zanzibar.").record
         memory.remember(ALICE, "semantic", "Alice approves travel for her team.")
-        assert record is not None and b"Zanzibar" in _disk_bytes(path)
+        assert record is not None and b"Zanzibar" in disk_bytes(path)
         memory.forget(ALICE, record.id)
-        assert b"Zanzibar" not in _disk_bytes(path)
+        assert b"Zanzibar" not in disk_bytes(path)
 
 
 # --------------------------------------------------------------------------- scored recall
