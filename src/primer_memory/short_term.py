@@ -240,10 +240,7 @@ class ShortTermMemory:
     def add(self, role: str, text: str) -> None:
         """Append one turn; a bad role or non-string text is refused and nothing changes."""
         _check_message(role, text)
-        cost = estimate_tokens(text)
-        self._messages.append({"role": role, "content": text})
-        self._tokens.append(cost)
-        self._token_prefix.append(self._token_prefix[-1] + cost)
+        self._append(role, text)
 
     def extend(self, turns: Sequence[tuple[str, str]]) -> None:
         """Add several (role, text) turns; all are checked before any is added."""
@@ -251,7 +248,13 @@ class ShortTermMemory:
         for role, text in turns:
             _check_message(role, text)
         for role, text in turns:
-            self.add(role, text)
+            self._append(role, text)
+
+    def _append(self, role: str, text: str) -> None:
+        cost = estimate_tokens(text)
+        self._messages.append({"role": role, "content": text})
+        self._tokens.append(cost)
+        self._token_prefix.append(self._token_prefix[-1] + cost)
 
     def history_tokens(self) -> int:
         """What sending the whole history would cost: the unmanaged baseline."""
