@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from .examples import invoice_exchange
@@ -26,15 +27,21 @@ def figure_png(fig: "Figure") -> bytes:
     return buffer.getvalue()
 
 
-def _new_figure(width: float = 7.0, height: float = 3.6) -> "Figure":
-    """A figure not owned by pyplot (nothing global, nothing shown twice) that Jupyter shows as a PNG."""
+@functools.cache
+def _notebook_figure_class() -> type:
+    """A matplotlib Figure that Jupyter shows as a PNG; built on first use so matplotlib loads lazily."""
     from matplotlib.figure import Figure
 
     class NotebookFigure(Figure):
         def _repr_png_(self) -> bytes:
             return figure_png(self)
 
-    return NotebookFigure(figsize=(width, height), dpi=100, layout="constrained")
+    return NotebookFigure
+
+
+def _new_figure(width: float = 7.0, height: float = 3.6) -> "Figure":
+    """A figure not owned by pyplot (nothing global, nothing shown twice) that Jupyter shows as a PNG."""
+    return _notebook_figure_class()(figsize=(width, height), dpi=100, layout="constrained")
 
 
 def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, mark_turn: int | None = None) -> "Figure":

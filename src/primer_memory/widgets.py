@@ -7,6 +7,7 @@ without a browser. ipywidgets is imported inside the panel functions only.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from .short_term import Message, ShortTermMemory, estimate_tokens
 __all__ = ["BudgetView", "budget_view", "budget_panel"]
 
 
+@functools.cache
 def _panel_class() -> type:
     """A VBox whose plain-text form is short and stable (nbval compares it), named by the panel."""
     import ipywidgets as w
