@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .examples import invoice_chat
-from .short_term import Message, ShortTermMemory, first_sentences
+from ..examples import invoice_chat
+from ..short_term import Message, ShortTermMemory, first_sentences
 
 __all__ = ["check_summarizer", "check_last_sentence_summarizer", "check_policy_guesses", "check_path_guard"]
 
@@ -82,7 +82,7 @@ def check_last_sentence_summarizer(summarize: Summarize) -> None:
 
 def check_policy_guesses(guesses: dict[str, str]) -> None:
     """Compare a learner's store/skip/refuse guesses with what the write policy decides, and say why."""
-    from .policy import review
+    from ..policy import review
 
     if not isinstance(guesses, dict) or not guesses:
         print("Not yet: give a dict that maps each sentence to 'store', 'skip' or 'refuse'.")
@@ -146,8 +146,8 @@ def _worked_example_file(folder: str):  # -> TaskStateStore
     """A task file in the state the lesson leaves it: fetch_invoices and fetch_payments done, match next."""
     from pathlib import Path
 
-    from .examples import RECONCILE_GOAL, RECONCILE_PROPOSALS, RECONCILE_STEPS, RECONCILE_TASK_ID
-    from .task_state import TaskStateStore
+    from ..examples import RECONCILE_GOAL, RECONCILE_PROPOSALS, RECONCILE_STEPS, RECONCILE_TASK_ID
+    from ..task_state import TaskStateStore
 
     store = TaskStateStore(Path(folder) / "tasks.db")
     store.create_task(RECONCILE_TASK_ID, RECONCILE_GOAL, RECONCILE_STEPS)
@@ -161,8 +161,8 @@ def check_next_proposal(proposal: object) -> None:
     """Send a learner's proposal (dict or JSON text) to the worked example's file and report what the code decides."""
     import tempfile
 
-    from .examples import RECONCILE_TASK_ID
-    from .task_state import InvalidUpdate
+    from ..examples import RECONCILE_TASK_ID
+    from ..task_state import InvalidUpdate
 
     with tempfile.TemporaryDirectory() as folder:
         store = _worked_example_file(folder)
@@ -223,7 +223,7 @@ def check_match_check(check: Callable[[object], object]) -> None:
     import tempfile
     from pathlib import Path
 
-    from .task_state import InvalidUpdate, TaskStateStore
+    from ..task_state import InvalidUpdate, TaskStateStore
 
     with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db") as store:
         steps: list[Any] = [("match", check)]  # the learner's function, whatever it returns
@@ -241,9 +241,9 @@ def check_resume_prediction(predictions: dict[str, str]) -> None:
     import tempfile
     from pathlib import Path
 
-    from .examples import RECONCILE_TASK_ID
-    from .task_state import TaskStateStore
-    from .task_state_worker import WorkerError, crash_points, start_worker
+    from ..examples import RECONCILE_TASK_ID
+    from ..task_state import TaskStateStore
+    from ..task_state_worker import WorkerError, crash_points, start_worker
 
     if not isinstance(predictions, dict) or not predictions:
         print("Not yet: give a dict {crash point: step name}, e.g. {'before:match': 'match'}.")
@@ -286,7 +286,7 @@ __all__ += ["check_next_proposal", "check_match_check", "check_resume_prediction
 
 def check_recall_choice(question: str, kinds: object, k: object) -> None:
     """Exercise: choose kinds and k so that recall returns exactly the reconcile habit for `question`."""
-    from .examples import alice_scope, alice_store
+    from ..examples import alice_scope, alice_store
 
     try:
         memory = alice_store()
@@ -310,8 +310,8 @@ def check_recall_choice(question: str, kinds: object, k: object) -> None:
 
 def check_paraphrase(question: str) -> None:
     """Exercise: ask for the reconcile habit without the words 'reconcile' or 'invoice'; explain what happened."""
-    from .embedding import content_words
-    from .examples import alice_scope, alice_store
+    from ..embedding import content_words
+    from ..examples import alice_scope, alice_store
 
     if not isinstance(question, str) or not question.strip():
         print("Not yet: write your question as a non-empty string.")

@@ -1,0 +1,223 @@
+"""Notebook 3: the attack panel, the write-policy panel and the notes path box."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._common import _messages_html, _panel_class, _preset_text_panel  # noqa: F401
+
+
+# --------------------------------------------------------------------------- notebook 3: inject an adversarial query
+
+__all__ = ["AttackView", "attack_view", "attack_panel", "PolicyView", "policy_view", "policy_panel", "NotesPathView", "notes_path_view", "notes_panel"]
+
+
+@dataclass(frozen=True)
+class AttackView:
+    """What each design returns to one caller for one query, and whether anything leaked."""
+
+    caller: str
+    query: str
+    naive: list[tuple[str, str]]  # (owner scope, content) from the global index
+    partitioned: list[tuple[str, str]]  # (owner scope, content) from LongTermMemory
+
+    @property
+    def naive_leaks(self) -> list[str]:
+        return [content for owner, content in self.naive if owner != self.caller]
+
+    @property
+    def partitioned_leaks(self) -> list[str]:
+        return [content for owner, content in self.partitioned if owner != self.caller]
+
+    def html(self) -> str:
+        """Two columns, the naive global index beside the partitioned store, leaks in red."""
+
+        def column(title: str, rows: list[tuple[str, str]]) -> str:
+            items = "".join(
+                f"<li style='color:{'#c0392b' if owner != self.caller else 'inherit'}'>"
+                f"{'LEAK from ' + html.escape(owner) + ': ' if owner != self.caller else ''}{html.escape(text)}</li>"
+                for owner, text in rows
+            ) or "<li><i>(nothing)</i></li>"
+            return f"<div style='flex:1;min-width:280px'><b>{title}</b><ul>{items}</ul></div>"
+
+        verdict = (f"<b style='color:#c0392b'>The global index leaked {len(self.naive_leaks)} record(s) "
+                   f"of other tenants.</b>" if self.naive_leaks else "The global index leaked nothing this time.")
+        safe = ("The partitioned store returned only the caller's own records."
+                if not self.partitioned_leaks else "<b>The partitioned store leaked: this is a bug.</b>")
+        return (f"<div class='pm-attack-view'><p>Caller <code>{html.escape(self.caller)}</code> asks: "
+                f"<code>{html.escape(self.query)}</code></p><div style='display:flex;gap:16px'>"
+                f"{column('GlobalIndexStore (the wrong design)', self.naive)}"
+                f"{column('LongTermMemory (partitioned)', self.partitioned)}</div><p>{verdict} {safe}</p></div>")
+
+
+def attack_view(partitioned: Any, naive: Any, caller: Any, query: str, k: int = 3) -> AttackView:
+    """Send one query, as one caller, to both designs."""
+    return AttackView(
+        caller=str(caller),
+        query=query,
+        naive=[(f"{h.tenant_id}/{h.user_id}", h.content) for h in naive.recall(caller, query, k=k)],
+        partitioned=[(str(r.scope), r.content) for r in partitioned.recall(caller, query, k=k)],
+    )
+
+
+def attack_panel(partitioned: Any = None, naive: Any = None) -> Any:
+    """Pick a preset attack or type your own query; see what each design returns, leaks in red."""
+    import ipywidgets as w
+
+    from ..examples import ADVERSARIAL_QUERIES, SAFETY_MEMORIES, safety_world
+    from ..long_term import Scope
+
+    if partitioned is None or naive is None:
+        partitioned, naive = safety_world()
+    callers = sorted({f"{t}/{u}" for (t, u), _ in SAFETY_MEMORIES})
+    first_name, ((tenant, user), first_query) = next(iter(ADVERSARIAL_QUERIES.items()))
+    preset = w.Dropdown(options=list(ADVERSARIAL_QUERIES), value=first_name, description="preset",
+                        layout=w.Layout(width="520px"))
+    caller = w.Dropdown(options=callers, value=f"{tenant}/{user}", description="caller")
+    query = w.Text(value=first_query, description="query", continuous_update=False, layout=w.Layout(width="720px"))
+    preset.add_class("pm-attack-preset")
+    caller.add_class("pm-attack-caller")
+    query.add_class("pm-attack-query")
+    text = w.HTML()
+    text.add_class("pm-attack-text")
+
+    def refresh(_change: object = None) -> None:
+        tenant_id, user_id = caller.value.split("/", 1)
+        text.value = attack_view(partitioned, naive, Scope(tenant_id, user_id), query.value).html()
+
+    def choose(_change: object = None) -> None:
+        (tenant_id, user_id), preset_query = ADVERSARIAL_QUERIES[preset.value]
+        with query.hold_trait_notifications(), caller.hold_trait_notifications():
+            caller.value = f"{tenant_id}/{user_id}"
+            query.value = preset_query
+        refresh()
+
+    preset.observe(choose, names="value")
+    caller.observe(refresh, names="value")
+    query.observe(refresh, names="value")
+    refresh()
+    panel = _panel_class()("AttackPanel", [preset, caller, query, text])
+    panel.controls = {"preset": preset, "caller": caller, "query": query}
+    panel.text = text
+    return panel
+
+# --------------------------------------------------------------------------- notebook 3: the write policy and the notes path box
+
+_VERDICT_COLOURS = {"store": "#1e8449", "skip": "#7f8c8d", "refuse": "#c0392b"}
+
+
+def _visible(text: str) -> str:
+    """Show invisible and look-alike characters as escapes, so a NUL or a fullwidth dot can be seen."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ch == " " or (ch.isprintable() and unicodedata.normalize("NFKC", ch) == ch
+                         and unicodedata.category(ch)[0] not in "CZ"):
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class PolicyView:
+    """The policy's decision on one sentence; holds the sentence only with every finding redacted."""
+
+    redacted: str
+    verdict: str
+    reason: str
+    detector: str | None
+
+    def html(self) -> str:
+        """Verdict in colour, the detector that decided, the reason, and the text as it could be shown."""
+        colour = _VERDICT_COLOURS[self.verdict]
+        detector = f" by <code>{html.escape(self.detector)}</code>" if self.detector else ""
+        shown = (f"<p>The text with the finding masked: <code>{html.escape(self.redacted)}</code></p>"
+                 if self.verdict == "refuse" else "")
+        return (f"<div class='pm-policy-view'><p><b style='color:{colour}'>{self.verdict.upper()}</b>{detector}</p>"
+                f"<p>{html.escape(self.reason)}</p>{shown}</div>")
+
+
+def policy_view(text: str) -> PolicyView:
+    """Run the write policy on one sentence (the sentence itself is kept only in redacted form)."""
+    from ..policy import redact, review
+
+    decision = review(text)
+    return PolicyView(redact(text), decision.verdict, decision.reason, decision.detector)
+
+
+def policy_panel(text: str = "my VPN password is hunter2") -> Any:
+    """Type a sentence or pick a preset; see whether memory would store, skip or refuse it, and why."""
+    from ..policy import POLICY_EXAMPLES
+
+    options = [("(type your own)", "")] + [(label, sentence) for label, sentence in POLICY_EXAMPLES]
+    return _preset_text_panel("PolicyPanel", options, text, label="text", key="text", css=("policy", "input"),
+                              render=lambda value: policy_view(value).html())
+
+
+@dataclass(frozen=True)
+class NotesPathView:
+    """What the notes tool does with one path: a listing or a note, a missing note, or a refusal and why."""
+
+    path: str
+    kind: str  # "folder", "note", "missing" (a safe path with nothing there) or "refused"
+    text: str  # the listing or the numbered note, else the error message
+    error: str = ""  # the exception's class name when not shown
+
+    @property
+    def accepted(self) -> bool:
+        return self.kind != "refused"
+
+    def html(self) -> str:
+        """Accepted in green with what the tool returns; refused in red with the error's message."""
+        path = f"<code>{html.escape(_visible(self.path))}</code>"
+        if self.kind == "refused":
+            head = f"<b style='color:#c0392b'>REFUSED</b> {path}: <b>{html.escape(self.error)}</b>"
+            body = f"<p>{html.escape(self.text)}</p>"
+        elif self.kind == "missing":
+            head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} (a safe path, but {html.escape(self.error)})"
+            body = f"<p>{html.escape(self.text)}</p>"
+        else:
+            head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} ({self.kind})"
+            body = f"<pre>{html.escape(self.text)}</pre>"
+        return f"<div class='pm-notes-view'><p>{head}</p>{body}</div>"
+
+
+def notes_path_view(path: str, notes: Any) -> NotesPathView:
+    """Ask `notes` (a MemoryNotes) to view `path` and report what came back, or why it was refused."""
+    import os
+
+    from ..notes import NoteNotFound, NotesError
+
+    try:
+        shown = notes.view(path)
+    except NoteNotFound as error:
+        return NotesPathView(path, "missing", str(error), type(error).__name__)
+    except NotesError as error:
+        return NotesPathView(path, "refused", str(error), type(error).__name__)
+    kind = "folder" if os.path.isdir(notes.locate(path)) else "note"
+    return NotesPathView(path, kind, shown)
+
+
+def notes_panel(notes: Any = None) -> Any:
+    """A path box for the notes tool with preset escapes; shows the listing or note, or the refusal."""
+    import os
+    import tempfile
+
+    from ..notes import ATTACK_PATHS, example_notes
+
+    folder = None
+    if notes is None:
+        folder = tempfile.TemporaryDirectory(prefix="pm-notes-")
+        notes = example_notes(os.path.join(folder.name, "memories"), with_escape_link=True)
+    options = [(f"{label}: {_visible(path)}", path) for label, path in ATTACK_PATHS]
+    panel = _preset_text_panel("NotesPanel", options, ATTACK_PATHS[0][1], label="path", key="path",
+                               css=("notes", "path"), render=lambda path: notes_path_view(path, notes).html(),
+                               width="620px")
+    panel.notes = notes
+    panel._folder = folder  # keeps the temporary folder alive as long as the panel
+    return panel
