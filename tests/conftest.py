@@ -9,3 +9,18 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_configure(config: object) -> None:
+    os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # the embedded PostgreSQL looks for a runtime folder
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_dsn() -> str:
+    """Superuser DSN of the PostgreSQL the tests use: PRIMER_PG_DSN, or the embedded server started once."""
+    from primer_memory.postgres import local_server
+
+    return local_server()
