@@ -39,6 +39,7 @@ from .long_term import (
     ScoredMemory,
     StoreClosed,
     StoreFileError,
+    WriteConflict,
     WriteResult,
 )
 from .notes import (

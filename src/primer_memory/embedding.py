@@ -35,6 +35,7 @@ __all__ = [
     "STOP_WORDS",
     "content_words",
     "cosine",
+    "encode_one",
 ]
 
 
@@ -48,13 +49,17 @@ class Embedder(Protocol):
 
     `name` identifies the model and its settings (a store on disk refuses to mix
     vectors from two embedders); `embed` returns one float32 row per text,
-    L2-normalised, or all zeros for a text with nothing to embed.
+    L2-normalised, or all zeros for a text with nothing to embed; `encode` is
+    the same for one text. (The store itself only ever calls `embed`.)
     """
 
     name: str
     dim: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - a protocol
+        ...
+
+    def encode(self, text: str) -> np.ndarray:  # pragma: no cover - a protocol
         ...
 
 
@@ -149,6 +154,10 @@ class HashingEmbedder:
                 out[g] = out.get(g, 0.0) + self.word_weight / math.sqrt(len(grams))
         return out
 
+    def encode(self, text: str) -> np.ndarray:
+        """One text's L2-normalised float32 vector (all zeros if it has no content words)."""
+        return encode_one(self, text)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text; a text with no content words gives a row of zeros."""
         if isinstance(texts, str):
@@ -168,6 +177,13 @@ class HashingEmbedder:
             norm = float(np.sqrt(counts @ counts))
             out[row] = counts / norm
         return out
+
+
+def encode_one(embedder: Embedder, text: str) -> np.ndarray:
+    """One text's vector through `embed`: the shared body of every embedder's `encode`."""
+    if not isinstance(text, str):
+        raise EmbeddingError(f"encode takes one text (a string), got {type(text).__name__}; use embed for a list")
+    return embedder.embed([text])[0]
 
 
 def check_vectors(vectors: object, count: int, dim: int, who: str) -> np.ndarray:

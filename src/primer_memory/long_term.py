@@ -16,9 +16,15 @@ Decisions worth knowing:
   leaves the key with no current value: older values stay superseded (they
   were corrected once; erasing the correction must not silently bring them
   back). To restore an older value, remember it again.
-- Recall returns only records that share something with the question
-  (cosine > 0), so an unrelated memory never pads the prompt.
+- Forgetting a keyed value leaves a tombstone (id, kind, key, seq, source,
+  links; no content, no vector), so `history` can still say what happened.
+- `recall` returns the k most similar current records, whatever their cosine
+  (as the lesson does); `min_score=` is the relevance floor that keeps an
+  unrelated memory out of the prompt.
+- Ids are never reused, not after `forget`, not after `delete_user`.
 - Ties in similarity go to the newer record.
+- A `MemoryRecord` is a snapshot: one held from an earlier call does not change
+  when a later write supersedes it. Ask `get`, `history` or `export` for now.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from .records import (
     ScoredMemory,
     StoreClosed,
     StoreFileError,
+    WriteConflict,
     WriteResult,
 )
 from .storage import MemoryStore, NewRecord, TextKey
@@ -68,6 +75,7 @@ __all__ = [
     "ScoredMemory",
     "StoreClosed",
     "StoreFileError",
+    "WriteConflict",
     "WriteResult",
 ]
 
@@ -153,6 +161,12 @@ def _check_entry(entry: Mapping[str, Any], where: str) -> tuple[str, str, str | 
     if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
         raise InvalidMemory(f"{where}: importance must be a whole number from 1 to 10; got {importance!r}")
     return kind, content, key, source, importance
+
+
+def _check_floor(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= value <= 1.0:
+        raise InvalidQuery(f"min_score must be a cosine between -1 and 1 (or None for no floor), got {value!r}")
+    return float(value)
 
 
 def _check_weight(name: str, value: object) -> float:
@@ -364,28 +378,52 @@ class LongTermMemory:
     def _query_vector(self, query: str) -> np.ndarray:
         return self._vectors([query])[0]
 
-    def recall(self, scope: Scope, query: str, k: int = 3, kinds: Sequence[str] = KINDS) -> list[MemoryRecord]:
+    def recall(
+        self,
+        scope: Scope,
+        query: str,
+        k: int = 3,
+        kinds: Sequence[str] = KINDS,
+        *,
+        min_score: float | None = None,
+    ) -> list[MemoryRecord]:
         """The k current records of the caller's scope most similar to `query` (cosine), best first.
 
-        Only the chosen kinds are searched; records that share nothing with the
-        question (cosine 0) are never returned, so fewer than k may come back.
+        Only the chosen kinds are searched. Every current record counts, so fewer
+        than k come back only when the scope holds fewer; with `min_score`, records
+        whose cosine is below it are left out (possibly all of them).
         """
-        return [record for record, _ in self.recall_with_scores(scope, query, k, kinds)]
+        return [record for record, _ in self.recall_with_scores(scope, query, k, kinds, min_score=min_score)]
 
     def recall_with_scores(
-        self, scope: Scope, query: str, k: int = 3, kinds: Sequence[str] = KINDS
+        self,
+        scope: Scope,
+        query: str,
+        k: int = 3,
+        kinds: Sequence[str] = KINDS,
+        *,
+        min_score: float | None = None,
     ) -> list[tuple[MemoryRecord, float]]:
         """`recall`, with each record's cosine similarity to the question."""
         _check_scope(scope)
         _check_query(query)
         _check_k(k)
         chosen = _check_kinds(kinds)
+        floor = None if min_score is None else _check_floor(min_score)
         with self._lock:
             self._open()
-            q = self._query_vector(query)
-            if not q.any():
-                return []
-            return [(r, s) for r, s in self._store.search(scope, q, k, chosen) if s > 0]
+            found = self._store.search(scope, self._query_vector(query), k, chosen)
+            return found if floor is None else [(r, s) for r, s in found if s >= floor]
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord:
+        """The record with this id as stored now (is it still current?); RecordNotFound outside the caller's scope."""
+        _check_scope(scope)
+        with self._lock:
+            self._open()
+            record = self._store.get(scope, record_id) if isinstance(record_id, str) else None
+        if record is None:
+            raise RecordNotFound(f"no record {record_id!r} in scope {scope}; ids of other scopes are not searched")
+        return record
 
     def similarities(self, scope: Scope, query: str, kinds: Sequence[str] = KINDS) -> list[tuple[MemoryRecord, float]]:
         """Every current record of the chosen kinds with its cosine similarity to `query`, oldest first.
@@ -491,12 +529,16 @@ class LongTermMemory:
 
         Only the caller's partition is searched, so an id from another scope is
         simply not found. Forgetting a key's current value leaves the key with
-        no current value; its older values stay superseded.
+        no current value; its older values stay superseded. A keyed record leaves
+        a tombstone in its key's history (`forgotten=True`, content erased);
+        forgetting a tombstone again changes nothing.
         """
         _check_scope(scope)
         with self._lock:
             self._open()
-            record = self._store.forget(scope, record_id, tombstone=False) if isinstance(record_id, str) else None
+            record = self._store.get(scope, record_id) if isinstance(record_id, str) else None
+            if record is not None and not record.forgotten:
+                record = self._store.forget(scope, record_id, tombstone=record.key is not None)
             if record is None:
                 raise RecordNotFound(f"no record {record_id!r} in scope {scope}; ids of other scopes are not searched")
             return record
