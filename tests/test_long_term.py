@@ -966,3 +966,18 @@ def test_paraphrase_checker_gives_feedback_and_never_raises(
 ) -> None:
     check_paraphrase(question)  # type: ignore[arg-type]
     assert verdict in capsys.readouterr().out
+
+
+def test_a_version_1_file_is_migrated_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    with LongTermMemory(path=path) as memory:
+        memory.remember_many(ALICE, alice_memories())
+        expected = snapshot(memory, ALICE)
+    conn = sqlite3.connect(path)  # take the file back to schema version 1, as the previous release wrote it
+    conn.executescript("ALTER TABLE partitions DROP COLUMN generation; ALTER TABLE records DROP COLUMN forgotten;"
+                       " DELETE FROM meta WHERE name = 'erasures'; PRAGMA user_version = 1;")
+    conn.close()
+    with LongTermMemory(path=path) as memory:
+        assert snapshot(memory, ALICE) == expected
+        assert memory.delete_user(ALICE) == 6
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
