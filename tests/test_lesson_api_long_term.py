@@ -1,6 +1,6 @@
 """The lesson's long-term memory calls, typed exactly as LESSON.md lists them, return what the lesson shows.
 
-Run with each embedder: the default (hashing) and, where installed, the semantic one.
+Run with each embedder: the default (hashing) and the semantic one.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from primer_memory import KINDS, LongTermMemory, Scope
 
-EMBEDDERS = ["hashing"]
+EMBEDDERS = ["hashing", "semantic"]
 
 
 @pytest.fixture(params=EMBEDDERS)

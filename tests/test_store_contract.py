@@ -105,6 +105,18 @@ def test_the_lesson_examples(alice: LongTermMemory) -> None:
     assert alice.recall(ALICE, "what is it?", min_score=0.01) == []
 
 
+def test_the_lesson_examples_hold_with_the_semantic_embedder(backend_factory: Callable[..., LongTermMemory]) -> None:
+    from primer_memory import SemanticEmbedder
+
+    memory = backend_factory(embedder=SemanticEmbedder())
+    memory.remember_many(ALICE, alice_memories())
+    globex, reconcile = RECALL_QUESTIONS
+    assert memory.recall(ALICE, globex[0], k=1, kinds=globex[1])[0].kind == "episodic"
+    assert memory.recall(ALICE, reconcile[0], k=1, kinds=reconcile[1])[0].content.startswith("To reconcile")
+    memory.remember(ALICE, "semantic", "Alice's fiscal year starts in July.", key="fiscal_year_start")
+    assert memory.recall(ALICE, "when does the budget year begin?", k=1)[0].content.endswith("July.")
+
+
 def test_supersession_history_and_atomic_correction(alice: LongTermMemory) -> None:
     april = alice.history(ALICE, "fiscal_year_start")[0]
     july = alice.remember(ALICE, "semantic", "Alice's fiscal year starts in July.", key="fiscal_year_start",
