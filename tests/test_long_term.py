@@ -925,49 +925,6 @@ def test_quoting_another_scope_word_for_word_never_reaches_it(
             assert record.scope == me
 
 
-# --------------------------------------------------------------------------- the notebook's exercise checkers
-
-from primer_memory.exercises import check_paraphrase, check_recall_choice  # noqa: E402
-
-LATE = "what should I do when a vendor sends invoices late?"
-
-
-@pytest.mark.parametrize(
-    ("kinds", "k", "verdict"),
-    [
-        (("procedural",), 1, "Yes: only the habit"),
-        (("episodic", "procedural"), 2, "Close"),
-        (("semantic",), 3, "Not yet: the reconcile habit is not among them"),
-        ("procedural", 1, "Not yet: recall refused"),
-        (("procedural",), 0, "Not yet: recall refused"),
-        (None, "one", "Not yet: recall refused"),
-    ],
-)
-def test_recall_choice_checker_gives_feedback_and_never_raises(
-    capsys: pytest.CaptureFixture[str], kinds: object, k: object, verdict: str
-) -> None:
-    check_recall_choice(LATE, kinds, k)
-    assert verdict in capsys.readouterr().out
-
-
-@pytest.mark.parametrize(
-    ("question", "verdict"),
-    [
-        ("how do I match each payment and list mismatches?", "The habit came first"),
-        ("how do I check that every bill got paid?", "The habit did not come first"),
-        ("how do I reconcile?", "avoid 'reconcile' and 'invoice'"),
-        ("", "non-empty string"),
-        (None, "non-empty string"),
-        ("?!", "The habit did not come first"),
-    ],
-)
-def test_paraphrase_checker_gives_feedback_and_never_raises(
-    capsys: pytest.CaptureFixture[str], question: object, verdict: str
-) -> None:
-    check_paraphrase(question)  # type: ignore[arg-type]
-    assert verdict in capsys.readouterr().out
-
-
 def test_a_version_1_file_is_migrated_in_place(tmp_path: Path) -> None:
     path = tmp_path / "v1.db"
     with LongTermMemory(path=path) as memory:

@@ -366,14 +366,16 @@ class LongTermMemory:
         w_importance: float = 1.0,
         now: float | None = None,
         touch: bool = False,
+        min_score: float | None = None,
     ) -> list[ScoredMemory]:
         """Generative Agents' retrieval: score = w_rel*relevance + w_rec*recency + w_imp*importance.
 
         Each part is min-max normalised over the candidates (every current record
-        of the chosen kinds); recency = 0.995 ** hours since last access; a part
-        equal for every candidate counts 1 (or 0 if it is 0 everywhere). `now`
-        defaults to the clock, or to the latest write of the scope. With
-        `touch=True` the returned records count as accessed at `now`.
+        of the chosen kinds, with a cosine of at least `min_score` if given);
+        recency = 0.995 ** hours since last access; a part equal for every
+        candidate counts 1 (or 0 if it is 0 everywhere). `now` defaults to the
+        clock, or to the latest write of the scope. Recall does not count as an
+        access unless `touch=True`: then the returned records are accessed at `now`.
         """
         check_scope(scope)
         check_query(query)
@@ -388,10 +390,13 @@ class LongTermMemory:
             raise InvalidQuery(f"now must be a finite number of hours, got {now!r}")
         if not isinstance(touch, bool):
             raise InvalidQuery(f"touch must be True or False, got {touch!r}")
+        floor = None if min_score is None else check_floor(min_score)
         with self._lock:
             self._open()
             q = self._query_vector(query)
             pairs = self._store.scan(scope, q, chosen)
+            if floor is not None:
+                pairs = [(r, s) for r, s in pairs if s >= floor]
             if not pairs:
                 return []
             clock_now = self._now()

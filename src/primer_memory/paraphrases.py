@@ -113,3 +113,29 @@ def tune() -> tuple[list[tuple[str, int]], list[str]]:
 def held_out() -> tuple[list[tuple[str, int]], list[str]]:
     """The held-out half: questions and off-topic questions at odd positions (never used to choose settings)."""
     return list(QUESTIONS[1::2]), list(OFF_TOPIC[1::2])
+
+
+def recall_at_1(embedder: object, questions: list[tuple[str, int]], memories: tuple[tuple[str, str], ...] = MEMORIES,
+                ) -> list[tuple[str, int, int, float, float]]:
+    """For each question: (question, target, recalled position, cosine of the target, best cosine of any other).
+
+    The memories go into a fresh in-memory store with this embedder (every one is
+    stored: the set is about ranking, not the write policy).
+    """
+    from .long_term import LongTermMemory
+    from .policy import PolicyDecision
+    from .records import Scope
+
+    scope = Scope("paraphrases", "bench")
+    memory = LongTermMemory(embedder=embedder, policy=lambda _: PolicyDecision("store", "stored: labelled set"))  # type: ignore[arg-type]
+    ids = [r.record.id for r in memory.remember_many(scope, [{"kind": k, "content": c} for k, c in memories])]  # type: ignore[union-attr]
+    rows = []
+    for question, target in questions:
+        scores = {r.id: s for r, s in memory.similarities(scope, question)}
+        recalled = memory.recall(scope, question, k=1)[0]
+        others = max(s for rid, s in scores.items() if rid != ids[target])
+        rows.append((question, target, ids.index(recalled.id), scores[ids[target]], others))
+    return rows
+
+
+__all__ += ["recall_at_1"]
