@@ -931,7 +931,8 @@ def test_a_version_1_file_is_migrated_in_place(tmp_path: Path) -> None:
         memory.remember_many(ALICE, alice_memories())
         expected = snapshot(memory, ALICE)
     conn = sqlite3.connect(path)  # take the file back to schema version 1, as the previous release wrote it
-    conn.executescript("ALTER TABLE partitions DROP COLUMN generation; ALTER TABLE records DROP COLUMN forgotten;"
+    conn.executescript("DROP INDEX records_by_id; ALTER TABLE partitions DROP COLUMN generation;"
+                       " ALTER TABLE records DROP COLUMN forgotten;"
                        " DELETE FROM meta WHERE name = 'erasures'; PRAGMA user_version = 1;")
     conn.close()
     with LongTermMemory(path=path) as memory:

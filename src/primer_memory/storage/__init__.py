@@ -12,15 +12,15 @@ Backends: `memory.InMemoryStore` (the default), `sqlite.SQLiteStore` (one file,
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..records import MemoryRecord, Scope
+from ..records import MemoryRecord, Scope, WriteConflict
 
-__all__ = ["MemoryStore", "NewRecord", "TextKey", "record_id"]
+__all__ = ["MemoryStore", "NewRecord", "TextKey", "make_records", "record_id"]
 
 TextKey = tuple[str, "str | None", str]
 """(kind, key, content): two current records with the same text key are duplicates."""
@@ -54,6 +54,32 @@ def record_id(scope: Scope, seq: int, generation: int = 0) -> str:
     if generation:
         raw += f"\x00{generation}"
     return "mem-" + hashlib.blake2b(raw.encode(), digest_size=5).hexdigest()
+
+
+def make_records(
+    scope: Scope, new: Sequence[NewRecord], next_seq: int, generation: int,
+    current: Callable[[str], MemoryRecord | None],
+) -> tuple[list[MemoryRecord], dict[str, str]]:
+    """Give each planned record its seq and id; return the records and {superseded id: id of its successor}.
+
+    `current(id)` returns the stored record with that id if it is current; a
+    `supersedes` id it does not confirm raises WriteConflict before anything is written.
+    """
+    made: list[MemoryRecord] = []
+    superseded: dict[str, str] = {}
+    for seq, plan in enumerate(new, start=next_seq):
+        when = float(seq) if plan.created_at is None else plan.created_at
+        rid = record_id(scope, seq, generation)
+        made.append(MemoryRecord(rid, scope, plan.kind, plan.content, plan.key, plan.source, seq, None,
+                                 plan.importance, when, when))
+        if isinstance(plan.supersedes, int):
+            superseded[made[plan.supersedes].id] = rid
+        elif plan.supersedes is not None:
+            if current(plan.supersedes) is None:
+                raise WriteConflict(f"record {plan.supersedes!r} is no longer current in {scope}; write again")
+            superseded[plan.supersedes] = rid
+    made = [replace(r, superseded_by=superseded[r.id]) if r.id in superseded else r for r in made]
+    return made, superseded
 
 
 @runtime_checkable

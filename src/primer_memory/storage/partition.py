@@ -1,14 +1,17 @@
-"""One scope held in memory: every record, and the vectors of the current ones as one float32 matrix.
+"""The current records of one scope as arrays: one float32 matrix of vectors plus a few numbers per row.
 
-The in-memory backend keeps one `Partition` per scope; the SQLite backend keeps
-the same as a cache over its file. Search is one matrix product over the
-partition's current rows, `argpartition` for the top k, then the few rows near
-the cut re-scored exactly in float64 so a reopened store ranks exactly as the
-one that wrote it.
+Both local backends search this way: the in-memory one keeps a `Partition`
+(the index plus every record object), the SQLite one keeps only the index as a
+cache over its file. Rows are keyed by seq. Search is one matrix product,
+`argpartition` for the top k, then the few rows near the cut re-scored exactly
+in float64, so a reopened store ranks exactly as the one that wrote it.
+Duplicates and a key's current value are found through 64-bit hashes of
+(kind, key, content) and of the key, checked against the record itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,30 +19,45 @@ import numpy as np
 from ..records import KINDS, MemoryRecord, Scope
 from . import TextKey
 
-__all__ = ["Partition", "VectorIndex"]
+__all__ = ["Partition", "VectorIndex", "key_hash", "text_hash"]
 
 _KIND_CODE = {kind: i for i, kind in enumerate(KINDS)}
 _TIE_EPS = 1e-4  # float32 scores closer than this to the k-th are re-scored exactly in float64
 
 
+def _hash(raw: str) -> int:
+    return int.from_bytes(hashlib.blake2b(raw.encode(), digest_size=8).digest(), "little", signed=True)
+
+
+def text_hash(kind: str, key: str | None, content: str) -> int:
+    """64 bits standing for (kind, key, content): equal texts, equal hashes (a match is then checked in full)."""
+    return _hash(f"{kind}\x00{'' if key is None else key}\x00{key is None}\x00{content}")
+
+
+def key_hash(key: str | None) -> int:
+    """64 bits standing for a key (0 for no key)."""
+    return 0 if key is None else (_hash(key) or 1)
+
+
 class VectorIndex:
-    """The current records of one partition: one float32 matrix plus per-row facts, in parallel arrays.
+    """Current rows in parallel arrays: vector, kind, seq, text hash, key hash.
 
     Rows grow by half again when full; removing a row moves the last row into its
-    place, so every change is O(dim) and search reads one contiguous block.
+    place, so search always reads one contiguous block.
     """
 
-    __slots__ = ("dim", "ids", "pos", "matrix", "kinds", "seqs", "n")
+    __slots__ = ("dim", "matrix", "kinds", "seqs", "texts", "keys", "n")
 
-    _ARRAYS = ("matrix", "kinds", "seqs")
+    _ARRAYS = ("matrix", "kinds", "seqs", "texts", "keys")
 
     def __init__(self, dim: int, capacity: int = 8):
         self.dim = dim
-        self.ids: list[str] = []
-        self.pos: dict[str, int] = {}
+        capacity = max(capacity, 1)
         self.matrix = np.zeros((capacity, dim), dtype=np.float32)
         self.kinds = np.zeros(capacity, dtype=np.int8)  # position in KINDS
         self.seqs = np.zeros(capacity, dtype=np.int64)
+        self.texts = np.zeros(capacity, dtype=np.int64)
+        self.keys = np.zeros(capacity, dtype=np.int64)
         self.n = 0
 
     def _grow(self, needed: int) -> None:
@@ -62,24 +80,28 @@ class VectorIndex:
         self.matrix[lo:hi] = vectors
         self.kinds[lo:hi] = [_KIND_CODE[r.kind] for r in records]
         self.seqs[lo:hi] = [r.seq for r in records]
-        for i, r in enumerate(records, start=lo):
-            self.pos[r.id] = i
-            self.ids.append(r.id)
+        self.texts[lo:hi] = [text_hash(r.kind, r.key, r.content) for r in records]
+        self.keys[lo:hi] = [key_hash(r.key) for r in records]
         self.n = hi
 
-    def remove(self, record_id: str) -> None:
-        i = self.pos.pop(record_id)
-        last = self.n - 1
+    def remove(self, seq: int) -> None:
+        """Drop the row of this seq (if it is here)."""
+        found = np.flatnonzero(self.seqs[: self.n] == seq)
+        if not len(found):
+            return
+        i, last = int(found[0]), self.n - 1
         if i != last:
-            moved = self.ids[last]
             for name in self._ARRAYS:
                 array = getattr(self, name)
                 array[i] = array[last]
-            self.ids[i] = moved
-            self.pos[moved] = i
-        self.ids.pop()
         self.matrix[last] = 0.0
         self.n = last
+
+    def seqs_with_text(self, text: TextKey) -> list[int]:
+        return self.seqs[: self.n][self.texts[: self.n] == text_hash(*text)].tolist()
+
+    def seqs_with_key(self, key: str) -> list[int]:
+        return self.seqs[: self.n][self.keys[: self.n] == key_hash(key)].tolist()
 
     def candidates(self, kinds: tuple[str, ...]) -> np.ndarray | None:
         """Rows of the chosen kinds (None means every row: no mask needed)."""
@@ -99,64 +121,65 @@ class VectorIndex:
         """
         return (self.matrix[rows].astype(np.float64) * q.astype(np.float64)).sum(axis=1)
 
-
-class Partition:
-    """Everything held for one scope: all records (history included) and the index of current ones."""
-
-    __slots__ = ("scope", "records", "current_key", "current_text", "next_seq", "generation", "index")
-
-    def __init__(self, scope: Scope, dim: int, next_seq: int = 1, generation: int = 0):
-        self.scope = scope
-        self.records: dict[str, MemoryRecord] = {}
-        self.current_key: dict[str, str] = {}
-        self.current_text: dict[TextKey, str] = {}
-        self.next_seq = next_seq
-        self.generation = generation
-        self.index = VectorIndex(dim)
-
-    def add_current(self, records: Sequence[MemoryRecord], vectors: np.ndarray) -> None:
-        """Register current records (already in `self.records`) with their vectors."""
-        self.index.add(records, vectors)
-        for record in records:
-            self.current_text[(record.kind, record.key, record.content)] = record.id
-            if record.key is not None:
-                self.current_key[record.key] = record.id
-
-    def drop_current(self, record: MemoryRecord) -> None:
-        """Take a record that is no longer current out of the index and the lookups."""
-        self.index.remove(record.id)
-        self.current_text.pop((record.kind, record.key, record.content), None)
-        if record.key is not None and self.current_key.get(record.key) == record.id:
-            del self.current_key[record.key]
-
-    def search(self, q: np.ndarray, k: int, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
-        """The k best current rows of `kinds`: one matrix product, argpartition, then an exact float64 tie-break."""
-        index = self.index
-        if not index.n:
+    def search(self, q: np.ndarray, k: int, kinds: tuple[str, ...]) -> list[tuple[int, float]]:
+        """(seq, cosine) of the k best current rows of `kinds`, best first, ties to the newer (higher seq)."""
+        if not self.n:
             return []
-        scores = index.matrix[: index.n] @ q  # the one matrix product: every current record at once
-        rows = index.candidates(kinds)
+        scores = self.matrix[: self.n] @ q  # the one matrix product: every current record at once
+        rows = self.candidates(kinds)
         if rows is None:
             band = _top_band(scores, k)
         else:
             if not len(rows):
                 return []
             band = rows[_top_band(scores[rows], k)]
-        exact = index.exact(band, q)
-        order = np.lexsort((-index.seqs[band], -exact))[:k]  # best score first; ties to the newer record
-        ids, records = index.ids, self.records
-        return [(records[ids[row]], score) for row, score in zip(band[order].tolist(), exact[order].tolist())]
+        exact = self.exact(band, q)
+        order = np.lexsort((-self.seqs[band], -exact))[:k]
+        return list(zip(self.seqs[band[order]].tolist(), exact[order].tolist()))
 
-    def scan(self, q: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
-        """Every current record of `kinds` with its exact cosine, oldest first."""
-        index = self.index
-        rows = index.candidates(kinds)
-        rows = np.arange(index.n) if rows is None else rows
+    def scan(self, q: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[int, float]]:
+        """(seq, exact cosine) of every current row of `kinds`, oldest first."""
+        rows = self.candidates(kinds)
+        rows = np.arange(self.n) if rows is None else rows
         if not len(rows):
             return []
-        rows = rows[np.argsort(index.seqs[rows], kind="stable")]
-        exact = index.exact(rows, q)
-        return [(self.records[index.ids[r]], float(s)) for r, s in zip(rows, exact)]
+        rows = rows[np.argsort(self.seqs[rows], kind="stable")]
+        return list(zip(self.seqs[rows].tolist(), self.exact(rows, q).tolist()))
+
+
+class Partition:
+    """Everything the in-memory backend holds for one scope: every record (history too) and the index."""
+
+    __slots__ = ("scope", "records", "by_seq", "next_seq", "generation", "index")
+
+    def __init__(self, scope: Scope, dim: int, next_seq: int = 1, generation: int = 0):
+        self.scope = scope
+        self.records: dict[str, MemoryRecord] = {}
+        self.by_seq: dict[int, MemoryRecord] = {}
+        self.next_seq = next_seq
+        self.generation = generation
+        self.index = VectorIndex(dim)
+
+    def put(self, record: MemoryRecord) -> None:
+        self.records[record.id] = record
+        self.by_seq[record.seq] = record
+
+    def drop(self, record: MemoryRecord) -> None:
+        del self.records[record.id]
+        del self.by_seq[record.seq]
+
+    def current_with_text(self, text: TextKey) -> MemoryRecord | None:
+        for seq in self.index.seqs_with_text(text):
+            record = self.by_seq[seq]
+            if (record.kind, record.key, record.content) == text:
+                return record
+        return None
+
+    def current_of_key(self, key: str) -> MemoryRecord | None:
+        for seq in self.index.seqs_with_key(key):
+            if self.by_seq[seq].key == key:
+                return self.by_seq[seq]
+        return None
 
 
 def _top_band(scores: np.ndarray, k: int) -> np.ndarray:

@@ -1,9 +1,12 @@
 """The SQLite backend: one file, WAL, parameterised SQL only, one transaction per logical write.
 
 Records live in one table keyed by (tenant_id, user_id, seq), vectors as float32
-blobs; the partition key is in every statement. A scope's partition is read
-once into the in-memory cache (`InMemoryStore`) and searched there, and every
-change is written to the file first, in a transaction, then applied to the cache.
+blobs; the partition key is in every statement. The file holds everything. In
+memory there is only a search cache per scope, loaded on first use: the vectors
+of its current records as one float32 matrix, with each row's seq, kind and two
+hashes (`partition.VectorIndex`), so the process holds about the bytes of the
+bare matrix and a reopen reads little more than the vectors. Every change is
+written to the file first, in a transaction, then applied to the cache.
 Deleted text is zeroed (`secure_delete`) and the WAL is truncated after an
 erasure, so no file keeps it. One store object should own a file at a time.
 """
@@ -11,13 +14,14 @@ erasure, so no file keeps it. One store object should own a file at a time.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..records import MemoryRecord, Scope, StoreFileError
-from .memory import InMemoryStore
-from .partition import Partition
+from . import NewRecord, TextKey, make_records
+from .partition import VectorIndex
 
 __all__ = ["SQLiteStore"]
 
@@ -40,6 +44,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE partitions ADD COLUMN generation INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE records ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0",
         "INSERT OR IGNORE INTO meta (name, value) VALUES ('erasures', '0')",
+        "CREATE INDEX records_by_id ON records (tenant_id, user_id, id)",
     ),
 )
 """Append-only: version n is MIGRATIONS[n - 1]; a file is brought up to date by running what it lacks."""
@@ -50,7 +55,21 @@ _COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, crea
 SELECT_ERASURES = "SELECT CAST(value AS INTEGER) FROM meta WHERE name = 'erasures'"
 COUNT_ERASURE = "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name = 'erasures'"
 SELECT_PARTITION = "SELECT next_seq, generation FROM partitions WHERE tenant_id = ? AND user_id = ?"
-SELECT_RECORDS = f"SELECT {_COLUMNS}, vector FROM records WHERE tenant_id = ? AND user_id = ? ORDER BY seq"
+_SCOPE = "tenant_id = ? AND user_id = ?"
+_CURRENT = "superseded_by IS NULL AND forgotten = 0"
+SELECT_RECORDS = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} ORDER BY seq"
+SELECT_KEY_RECORDS = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND key = ? ORDER BY seq"
+SELECT_BY_ID = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND id = ?"
+SELECT_CURRENT = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
+SELECT_CACHE = f"SELECT seq, kind, key, content, vector FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
+COUNT_SCOPE = f"SELECT COUNT(*) FROM records WHERE {_SCOPE}"
+
+
+def select_seqs(count: int) -> str:
+    """SELECT some seqs of one scope: one placeholder per seq (the values are bound, never formatted in)."""
+    return f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND seq IN ({', '.join('?' * count)})"
+
+
 INSERT_RECORD = (
     "INSERT INTO records (tenant_id, user_id, id, seq, kind, content, key, source, superseded_by,"
     " importance, created_at, last_access, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -60,7 +79,7 @@ UPSERT_PARTITION = (
     "INSERT INTO partitions (tenant_id, user_id, next_seq, generation) VALUES (?, ?, ?, ?)"
     " ON CONFLICT (tenant_id, user_id) DO UPDATE SET next_seq = excluded.next_seq"
 )
-SET_LAST_ACCESS = "UPDATE records SET last_access = ? WHERE tenant_id = ? AND user_id = ? AND seq = ?"
+SET_LAST_ACCESS = "UPDATE records SET last_access = ? WHERE tenant_id = ? AND user_id = ? AND id = ?"
 TOMBSTONE_RECORD = (
     "UPDATE records SET content = '', vector = x'', forgotten = 1 WHERE tenant_id = ? AND user_id = ? AND seq = ?"
 )
@@ -69,20 +88,35 @@ DELETE_SCOPE_RECORDS = "DELETE FROM records WHERE tenant_id = ? AND user_id = ?"
 DELETE_SCOPE_PARTITION = "DELETE FROM partitions WHERE tenant_id = ? AND user_id = ?"
 
 
-class SQLiteStore(InMemoryStore):
-    """`InMemoryStore` as a write-through cache over one SQLite file."""
+class _Cache:
+    """What is held in memory for one scope: the search index, the next seq and the id generation."""
+
+    __slots__ = ("index", "next_seq", "generation")
+
+    def __init__(self, index: VectorIndex, next_seq: int, generation: int):
+        self.index, self.next_seq, self.generation = index, next_seq, generation
+
+
+class SQLiteStore:
+    """Records in one SQLite file; a per-scope vector cache for search."""
 
     label = "SQLite file"
     durable = True
 
     def __init__(self, path: str | Path, embedder_name: str, dim: int):
-        super().__init__(dim)
+        self.dim = dim
         self.conn = _open_database(Path(path), embedder_name, dim)
         self._erasures = self.conn.execute(SELECT_ERASURES).fetchone()[0]
+        self._caches: dict[Scope, _Cache] = {}
+
+    @property
+    def partitions_loaded(self) -> int:
+        """How many scopes have their vectors in memory right now."""
+        return len(self._caches)
 
     def close(self) -> None:
         """Fold the WAL into the file and close it."""
-        super().close()
+        self._caches.clear()
         if self.conn is not None:
             try:
                 self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -93,76 +127,151 @@ class SQLiteStore(InMemoryStore):
     def _transaction(self) -> _Transaction:
         return _Transaction(self.conn)
 
-    # ----------------------------------------------------------------- reading a partition
-
-    def _load(self, scope: Scope) -> Partition:
+    def _read(self, sql: str, params: Sequence[object]) -> list[tuple]:
         try:
-            return self._read_partition(scope)
+            return self.conn.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:
             raise StoreFileError(f"the store file could not be read ({exc}); it may be damaged") from exc
 
-    def _read_partition(self, scope: Scope) -> Partition:
-        """Every record in write order, and the vectors of the current ones into the index."""
+    def _rows(self, sql: str, params: Sequence[object], scope: Scope) -> list[MemoryRecord]:
+        return [MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, bool(gone))
+                for rid, seq, kind, content, key, source, sup, imp, created, last, gone in self._read(sql, params)]
+
+    def _by_seq(self, scope: Scope, seqs: list[int]) -> dict[int, MemoryRecord]:
+        found: dict[int, MemoryRecord] = {}
+        for at in range(0, len(seqs), 500):  # SQLite allows a limited number of parameters per statement
+            chunk = seqs[at : at + 500]
+            for record in self._rows(select_seqs(len(chunk)), (scope.tenant_id, scope.user_id, *chunk), scope):
+                found[record.seq] = record
+        return found
+
+    # ----------------------------------------------------------------- the cache
+
+    def _cache(self, scope: Scope) -> _Cache:
+        """The scope's search cache: loaded from the file on first use (kept only if the scope exists)."""
+        cache = self._caches.get(scope)
+        if cache is not None:
+            return cache
         key = (scope.tenant_id, scope.user_id)
-        row = self.conn.execute(SELECT_PARTITION, key).fetchone()
-        part = Partition(scope, self.dim, *(row or (1, self._erasures)))
-        if row is None:
-            return part
-        dim = self.dim
-        current: list[MemoryRecord] = []
-        blobs: list[bytes] = []
-        records = part.records
-        for rid, seq, kind, content, rkey, source, sup, imp, created, last, gone, blob in self.conn.execute(
-            SELECT_RECORDS, key
-        ):
-            record = MemoryRecord(rid, scope, kind, content, rkey, source, seq, sup, imp, created, last, bool(gone))
-            records[rid] = record
-            if record.current:
-                if len(blob) != 4 * dim:
-                    raise StoreFileError(f"a stored vector has {len(blob)} bytes; expected {4 * dim} (dim={dim})")
-                current.append(record)
-                blobs.append(blob)
-        if current:
-            part.add_current(current, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(current), dim))
-        return part
+        found = self._read(SELECT_PARTITION, key)
+        rows = self._read(SELECT_CACHE, key) if found else []
+        index = VectorIndex(self.dim, capacity=len(rows))
+        if rows:
+            width = 4 * self.dim
+            bad = next((len(r[4]) for r in rows if len(r[4]) != width), None)
+            if bad is not None:
+                raise StoreFileError(f"a stored vector has {bad} bytes; expected {width} (dim={self.dim})")
+            stubs = [MemoryRecord("", scope, kind, content, rkey, "", seq) for seq, kind, rkey, content, _ in rows]
+            matrix = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
+            index.add(stubs, matrix)
+        cache = _Cache(index, *(found[0] if found else (1, self._erasures)))
+        if found:
+            self._caches[scope] = cache
+        return cache
 
-    # ----------------------------------------------------------------- persistence hooks
+    # ----------------------------------------------------------------- reading
 
-    def _persist_write(
-        self, part: Partition, made: list[MemoryRecord], vectors: np.ndarray, superseded: dict[str, str], next_seq: int
-    ) -> None:
-        tenant, user = part.scope.tenant_id, part.scope.user_id
+    def records(self, scope: Scope, key: str | None = None) -> list[MemoryRecord]:
+        where = (scope.tenant_id, scope.user_id)
+        if key is None:
+            return self._rows(SELECT_RECORDS, where, scope)
+        return self._rows(SELECT_KEY_RECORDS, (*where, key), scope)
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord | None:
+        found = self._rows(SELECT_BY_ID, (scope.tenant_id, scope.user_id, record_id), scope)
+        return found[0] if found else None
+
+    def lookup(
+        self, scope: Scope, keys: Iterable[str], texts: Iterable[TextKey]
+    ) -> tuple[dict[str, MemoryRecord], dict[TextKey, MemoryRecord]]:
+        index = self._cache(scope).index
+        keys, texts = list(keys), set(texts)
+        wanted = {seq for k in keys for seq in index.seqs_with_key(k)}
+        wanted |= {seq for t in texts for seq in index.seqs_with_text(t)}
+        found = [r for r in self._by_seq(scope, sorted(wanted)).values() if r.current] if wanted else []
+        by_key = {r.key: r for r in found if r.key in keys}
+        by_text = {(r.kind, r.key, r.content): r for r in found if (r.kind, r.key, r.content) in texts}
+        return by_key, by_text  # type: ignore[return-value]
+
+    def search(
+        self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...]
+    ) -> list[tuple[MemoryRecord, float]]:
+        hits = self._cache(scope).index.search(vector, k, kinds)
+        if not hits:
+            return []
+        found = self._by_seq(scope, [seq for seq, _ in hits])
+        return [(found[seq], score) for seq, score in hits]
+
+    def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
+        hits = self._cache(scope).index.scan(vector, kinds)
+        if not hits:
+            return []
+        current = {r.seq: r for r in self._rows(SELECT_CURRENT, (scope.tenant_id, scope.user_id), scope)}
+        return [(current[seq], score) for seq, score in hits]
+
+    def last_seq(self, scope: Scope) -> int:
+        return self._cache(scope).next_seq - 1
+
+    # ----------------------------------------------------------------- writing
+
+    def write(self, scope: Scope, new: Sequence[NewRecord], vectors: np.ndarray) -> list[MemoryRecord]:
+        cache = self._cache(scope)
+        stale: dict[str, MemoryRecord] = {}
+
+        def current(rid: str) -> MemoryRecord | None:
+            record = self.get(scope, rid)
+            if record is not None and record.current:
+                stale[rid] = record
+                return record
+            return None
+
+        made, superseded = make_records(scope, new, cache.next_seq, cache.generation, current)
+        tenant, user = scope.tenant_id, scope.user_id
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        rows = [
-            (tenant, user, r.id, r.seq, r.kind, r.content, r.key, r.source, r.superseded_by,
-             r.importance, r.created_at, r.last_access, vectors[i].tobytes())
-            for i, r in enumerate(made)
-        ]
-        fresh = {r.id for r in made}
-        updates = [(sup, tenant, user, part.records[old].seq) for old, sup in superseded.items() if old not in fresh]
+        rows = [(tenant, user, r.id, r.seq, r.kind, r.content, r.key, r.source, r.superseded_by,
+                 r.importance, r.created_at, r.last_access, vectors[i].tobytes()) for i, r in enumerate(made)]
+        next_seq = cache.next_seq + len(made)
         with self._transaction():
             self.conn.executemany(INSERT_RECORD, rows)
-            self.conn.executemany(MARK_SUPERSEDED, updates)
-            self.conn.execute(UPSERT_PARTITION, (tenant, user, next_seq, part.generation))
+            self.conn.executemany(MARK_SUPERSEDED, [(superseded[rid], tenant, user, r.seq) for rid, r in stale.items()])
+            self.conn.execute(UPSERT_PARTITION, (tenant, user, next_seq, cache.generation))
+        # Applied only after the transaction committed, so a failed write leaves the cache as it was.
+        self._caches[scope] = cache
+        cache.next_seq = next_seq
+        for record in stale.values():
+            cache.index.remove(record.seq)
+        keep = [i for i, r in enumerate(made) if r.current]
+        cache.index.add([made[i] for i in keep], vectors[keep])
+        return made
 
-    def _persist_touch(self, part: Partition, records: list[MemoryRecord], when: float) -> None:
-        tenant, user = part.scope.tenant_id, part.scope.user_id
+    def touch(self, scope: Scope, record_ids: Sequence[str], when: float) -> None:
         with self._transaction():
-            self.conn.executemany(SET_LAST_ACCESS, [(when, tenant, user, r.seq) for r in records])
+            self.conn.executemany(SET_LAST_ACCESS, [(when, scope.tenant_id, scope.user_id, rid) for rid in record_ids])
 
-    def _persist_forget(self, part: Partition, record: MemoryRecord, stone: MemoryRecord | None) -> None:
+    def forget(self, scope: Scope, record_id: str, *, tombstone: bool) -> MemoryRecord | None:
+        record = self.get(scope, record_id)
+        if record is None:
+            return None
+        cache = self._cache(scope)
         with self._transaction():
-            statement = DELETE_RECORD if stone is None else TOMBSTONE_RECORD
-            self.conn.execute(statement, (part.scope.tenant_id, part.scope.user_id, record.seq))
+            statement = TOMBSTONE_RECORD if tombstone else DELETE_RECORD
+            self.conn.execute(statement, (scope.tenant_id, scope.user_id, record.seq))
+        if record.current:
+            cache.index.remove(record.seq)
         self._scrub()
+        return record
 
-    def _persist_delete_user(self, part: Partition) -> None:
-        key = (part.scope.tenant_id, part.scope.user_id)
+    def delete_user(self, scope: Scope) -> int:
+        key = (scope.tenant_id, scope.user_id)
+        count = self._read(COUNT_SCOPE, key)[0][0]
         with self._transaction():
             self.conn.execute(DELETE_SCOPE_RECORDS, key)
             self.conn.execute(DELETE_SCOPE_PARTITION, key)
             self.conn.execute(COUNT_ERASURE)
+        self._caches.pop(scope, None)
+        self._erasures += 1
         self._scrub()
+        return count
 
     def _scrub(self) -> None:
         """Fold the WAL into the database and truncate it, so deleted text is not left in old WAL frames.
