@@ -84,6 +84,19 @@ class VectorIndex:
         self.keys[lo:hi] = [key_hash(r.key) for r in records]
         self.n = hi
 
+    def load(self, seqs: Sequence[int], kinds: Sequence[int], texts: Sequence[int], keys: Sequence[int],
+             matrix: np.ndarray) -> None:
+        """Append rows read from a file, columns already computed (kinds as positions in KINDS)."""
+        m = len(seqs)
+        self._grow(self.n + m)
+        lo, hi = self.n, self.n + m
+        self.matrix[lo:hi] = matrix
+        self.kinds[lo:hi] = kinds
+        self.seqs[lo:hi] = seqs
+        self.texts[lo:hi] = texts
+        self.keys[lo:hi] = keys
+        self.n = hi
+
     def remove(self, seq: int) -> None:
         """Drop the row of this seq (if it is here)."""
         found = np.flatnonzero(self.seqs[: self.n] == seq)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..records import MemoryRecord, Scope, StoreFileError
 from . import NewRecord, TextKey, make_records
-from .partition import VectorIndex
+from .partition import VectorIndex, key_hash, text_hash
 
 __all__ = ["SQLiteStore"]
 
@@ -45,9 +45,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE records ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0",
         "INSERT OR IGNORE INTO meta (name, value) VALUES ('erasures', '0')",
         "CREATE INDEX records_by_id ON records (tenant_id, user_id, id)",
+        "ALTER TABLE records ADD COLUMN text_hash INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE records ADD COLUMN key_hash INTEGER NOT NULL DEFAULT 0",
+        "UPDATE records SET text_hash = pm_text_hash(kind, key, content), key_hash = pm_key_hash(key)",
     ),
 )
-"""Append-only: version n is MIGRATIONS[n - 1]; a file is brought up to date by running what it lacks."""
+"""Append-only: version n is MIGRATIONS[n - 1]; a file is brought up to date by running what it lacks.
+(pm_text_hash and pm_key_hash are `partition.text_hash` and `key_hash`, registered on the connection.)"""
 SCHEMA_VERSION = len(MIGRATIONS)
 _TABLES = {"meta", "partitions", "records"}
 _COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten"
@@ -61,7 +65,10 @@ SELECT_RECORDS = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} ORDER BY seq"
 SELECT_KEY_RECORDS = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND key = ? ORDER BY seq"
 SELECT_BY_ID = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND id = ?"
 SELECT_CURRENT = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
-SELECT_CACHE = f"SELECT seq, kind, key, content, vector FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
+SELECT_CACHE = (
+    "SELECT seq, CASE kind WHEN 'episodic' THEN 0 WHEN 'semantic' THEN 1 ELSE 2 END, text_hash, key_hash, vector"
+    f" FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
+)
 COUNT_SCOPE = f"SELECT COUNT(*) FROM records WHERE {_SCOPE}"
 
 
@@ -72,7 +79,8 @@ def select_seqs(count: int) -> str:
 
 INSERT_RECORD = (
     "INSERT INTO records (tenant_id, user_id, id, seq, kind, content, key, source, superseded_by,"
-    " importance, created_at, last_access, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " importance, created_at, last_access, vector, text_hash, key_hash)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 MARK_SUPERSEDED = "UPDATE records SET superseded_by = ? WHERE tenant_id = ? AND user_id = ? AND seq = ?"
 UPSERT_PARTITION = (
@@ -157,13 +165,12 @@ class SQLiteStore:
         rows = self._read(SELECT_CACHE, key) if found else []
         index = VectorIndex(self.dim, capacity=len(rows))
         if rows:
-            width = 4 * self.dim
-            bad = next((len(r[4]) for r in rows if len(r[4]) != width), None)
-            if bad is not None:
-                raise StoreFileError(f"a stored vector has {bad} bytes; expected {width} (dim={self.dim})")
-            stubs = [MemoryRecord("", scope, kind, content, rkey, "", seq) for seq, kind, rkey, content, _ in rows]
-            matrix = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
-            index.add(stubs, matrix)
+            seqs, kinds, texts, keys, blobs = zip(*rows)
+            data = b"".join(blobs)
+            if len(data) != 4 * self.dim * len(rows):
+                bad = next(len(b) for b in blobs if len(b) != 4 * self.dim)
+                raise StoreFileError(f"a stored vector has {bad} bytes; expected {4 * self.dim} (dim={self.dim})")
+            index.load(seqs, kinds, texts, keys, np.frombuffer(data, dtype=np.float32).reshape(len(rows), self.dim))
         cache = _Cache(index, *(found[0] if found else (1, self._erasures)))
         if found:
             self._caches[scope] = cache
@@ -229,7 +236,8 @@ class SQLiteStore:
         tenant, user = scope.tenant_id, scope.user_id
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         rows = [(tenant, user, r.id, r.seq, r.kind, r.content, r.key, r.source, r.superseded_by,
-                 r.importance, r.created_at, r.last_access, vectors[i].tobytes()) for i, r in enumerate(made)]
+                 r.importance, r.created_at, r.last_access, vectors[i].tobytes(),
+                 text_hash(r.kind, r.key, r.content), key_hash(r.key)) for i, r in enumerate(made)]
         next_seq = cache.next_seq + len(made)
         with self._transaction():
             self.conn.executemany(INSERT_RECORD, rows)
@@ -316,6 +324,8 @@ def _open_database(path: Path, embedder_name: str, dim: int) -> sqlite3.Connecti
         conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
         raise StoreFileError(f"cannot open {name!r} as an SQLite file: {exc}") from exc
+    conn.create_function("pm_text_hash", 3, text_hash, deterministic=True)
+    conn.create_function("pm_key_hash", 1, key_hash, deterministic=True)
     try:
         if fresh:
             conn.execute(f"PRAGMA page_size = {_PAGE_SIZE:d}")  # only takes effect before the first table
