@@ -175,3 +175,33 @@ def test_recall_figure_defaults_to_alice() -> None:
     assert len(recall_scores().axes) == 2
     with pytest.raises(ValueError, match="scope"):
         recall_scores(LongTermMemory())
+
+
+def test_embedder_comparison_figure_counts_what_recall_returns() -> None:
+    from primer_memory import HashingEmbedder, SemanticEmbedder
+    from primer_memory.figures import embedder_comparison
+    from primer_memory.paraphrases import MEMORIES, QUESTIONS, recall_at_1
+
+    questions = [(q, t) for q, t in QUESTIONS if t < 6]
+    rows = {"hashing": recall_at_1(HashingEmbedder(), questions, MEMORIES[:6]),
+            "semantic": recall_at_1(SemanticEmbedder(), questions, MEMORIES[:6])}
+    hits = {name: sum(target == recalled for _, target, recalled, _, _ in r) for name, r in rows.items()}
+    assert hits == {"hashing": 5, "semantic": 9}  # the numbers notebook 2 quotes
+    for name, r in rows.items():
+        for _, target, recalled, target_cos, other in r:
+            assert (recalled == target) <= (target_cos >= other)  # recalled first means no wrong memory scored higher
+    fig = embedder_comparison(rows)
+    legend = " ".join(t.get_text() for t in fig.legends[0].get_texts())
+    assert "hashing: 5 of 12 recalled first" in legend and "semantic: 9 of 12 recalled first" in legend
+    assert len(fig.axes[0].patches) == 24
+    assert figure_png(fig)[:4] == b"\x89PNG"
+
+
+def test_the_paraphrase_split_is_fixed_disjoint_and_complete() -> None:
+    from primer_memory.paraphrases import MEMORIES, OFF_TOPIC, QUESTIONS, held_out, tune
+
+    (tune_q, tune_off), (held_q, held_off) = tune(), held_out()
+    assert len(tune_q) == len(held_q) == 24 and len(tune_off) == len(held_off) == 4
+    assert sorted(tune_q + held_q) == sorted(QUESTIONS) and not set(tune_q) & set(held_q)
+    assert sorted(tune_off + held_off) == sorted(OFF_TOPIC)
+    assert {t for _, t in QUESTIONS} == set(range(len(MEMORIES)))  # every memory is asked for
