@@ -23,7 +23,6 @@ from primer_memory.examples import (
     RECONCILE_STEPS,
     RECONCILE_TASK_ID,
 )
-from helpers import disk_bytes
 from primer_memory.prompt import build_prompt
 from primer_memory.task_state import (
     STATUSES,
@@ -37,6 +36,13 @@ from primer_memory.task_state import (
     short_text,
     steps_table,
 )
+
+
+def stored_bytes(path: Path) -> bytes:
+    """What SQLite keeps for the database: the file and its WAL (the -shm index changes on every read)."""
+    wal = path.with_name(path.name + "-wal")
+    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+
 
 TASK = RECONCILE_TASK_ID
 
@@ -199,12 +205,12 @@ def test_each_refusal_says_why_and_changes_only_the_log(store: TaskStateStore, p
 
 
 def test_unknown_task_is_refused_and_changes_nothing(store: TaskStateStore, tmp_path: Path) -> None:
-    before = disk_bytes(tmp_path / "tasks.db")
+    before = stored_bytes(tmp_path / "tasks.db")
     for n in range(50):  # invented ids cannot grow the file: the log belongs to tasks that exist
         with pytest.raises(InvalidUpdate, match='no task "reconcile-octobre-'):
             store.apply(f"reconcile-octobre-{n}", {"step": "match", "status": "done"})
     assert store.events("reconcile-octobre-1") == [] and store.events(TASK) == []
-    assert disk_bytes(tmp_path / "tasks.db") == before
+    assert stored_bytes(tmp_path / "tasks.db") == before
 
 
 def test_done_is_final(store: TaskStateStore) -> None:
