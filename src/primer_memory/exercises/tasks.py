@@ -21,6 +21,9 @@ FINISH_SOLUTION = '{"step": "match", "status": "done", "output": "3 matched, 1 u
 MATCH_GOOD: tuple[str, ...] = ("all matched", "3 matched, 1 unpaid (Globex)", "0 matched")
 MATCH_BAD: tuple[object, ...] = ("", None, 42, "done", "finished matching", ["all matched"])
 RESUME_POINTS: tuple[str, ...] = ("before:fetch_payments", "writing:fetch_invoices", "running:match")
+RESUME_HINTS = ("The next process starts at the first step that is not done; a kill inside a transaction "
+                "undoes that transaction's writes.",
+                "writing:STEP dies before COMMIT, so STEP is not done; running:STEP dies after its claim committed.")
 RESUME_SOLUTION: dict[str, str] = {
     "before:fetch_payments": "fetch_payments",
     "writing:fetch_invoices": "fetch_invoices",
@@ -132,8 +135,10 @@ def check_resume_prediction(predictions: object) -> bool:
     if not isinstance(predictions, dict) or not predictions:
         print("Not yet: give a dict {crash point: step name}, e.g. {'before:match': 'match'}.")
         return False
-    if all(v is Ellipsis or v is None for v in predictions.values()):
-        raise NotImplementedError
+    if all(v is Ellipsis or v is None for v in predictions.values()):  # the cell's stub: nothing predicted yet
+        print("Exercise 4.3 (where does it resume?): not attempted yet.")
+        print(f"Hint 1: {RESUME_HINTS[0]}")
+        return False
     unknown = [p for p in predictions if p not in crash_points()]
     if unknown:
         print(f"Not yet: {unknown} are not crash points; choose from {crash_points()}.")
@@ -182,8 +187,6 @@ register(Exercise(
 ))
 register(Exercise(
     id="4.3", title="where does it resume?", checker=check_resume_prediction,
-    hints=("The next process starts at the first step that is not done; a kill inside a transaction undoes that "
-           "transaction's writes.",
-           "writing:STEP dies before COMMIT, so STEP is not done; running:STEP dies after its claim committed."),
+    hints=RESUME_HINTS,
     solution=RESUME_SOLUTION, stub=dict.fromkeys(RESUME_POINTS, ...),
 ))
