@@ -172,8 +172,19 @@ def _quote(value: Any) -> str:
 
 
 def safe_text(text: str) -> str:
-    """The text with lone surrogates written as \\udXXX, so it can always be stored and printed."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8") if _SURROGATE.search(text) else text
+    """The text with lone surrogates written as \\udXXX and NUL as \\x00, so every backend can store it."""
+    if _SURROGATE.search(text):
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text.replace("\x00", "\\x00")
+
+
+def _bad_text(value: str) -> str | None:
+    """Why a text cannot be stored (None when it can): half a character, or a NUL that PostgreSQL refuses."""
+    if _SURROGATE.search(value):
+        return "holds a lone surrogate (half of a character), which cannot be stored as text; send valid Unicode"
+    if "\x00" in value:
+        return "holds a NUL character (\\x00), which a database text column cannot store; remove it"
+    return None
 
 
 def check_name(value: Any, what: str, error: type[Exception], limit: int = MAX_NAME_CHARS) -> str:
@@ -182,9 +193,9 @@ def check_name(value: Any, what: str, error: type[Exception], limit: int = MAX_N
         raise error(f"{what} must be a non-empty string, got {_quote(value)}")
     if len(value) > limit:
         raise error(f"{what} is {len(value)} characters; at most {limit} are allowed")
-    if _SURROGATE.search(value):
-        raise error(f"{what} {_quote(value)} holds a lone surrogate (half of a character), which cannot be stored "
-                    "as text; send valid Unicode")
+    problem = _bad_text(value)
+    if problem:
+        raise error(f"{what} {_quote(value)} {problem}")
     return value
 
 
@@ -204,9 +215,9 @@ def check_value(value: Any, what: str = "output") -> None:
             budget -= len(item) + 2
             if budget < 0:
                 break
-            if _SURROGATE.search(item):
-                raise InvalidUpdate(f"the {what} holds a lone surrogate (half of a character), which cannot be "
-                                    "stored as text; send valid Unicode")
+            problem = _bad_text(item)
+            if problem:
+                raise InvalidUpdate(f"the {what} {problem}")
         elif item is None or isinstance(item, (bool, int)):
             budget -= 5
         elif isinstance(item, float):
