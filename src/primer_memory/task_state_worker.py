@@ -43,7 +43,8 @@ from .examples import (
 from .task_process import WorkerError, WorkerProcess
 from .task_state import InvalidUpdate, LeaseError, LeaseHeld, TaskStateStore, steps_table
 
-__all__ = ["WorkerError", "WorkerProcess", "crash_points", "start_worker", "reconcile", "main", "DEFAULT_LEASE"]
+__all__ = ["WorkerError", "WorkerProcess", "crash_points", "start_worker", "start_drainer", "reconcile", "main",
+           "DEFAULT_LEASE"]
 
 DEFAULT_LEASE = 2.0  # seconds; the heartbeat renews it four times a lease while the worker lives
 
@@ -307,6 +308,15 @@ def start_worker(db: str | os.PathLike[str], *, pause_at: str | None = None, tas
             raise ValueError(f"unknown point {pause_at!r}; choose one of {', '.join(crash_points())}")
         args += ["--pause-at", pause_at]
     return WorkerProcess(*args)
+
+
+def start_drainer(worker: str, *, db: str | os.PathLike[str] | None = None, dsn: str | None = None,
+                  schema: str = "public", lease: float = DEFAULT_LEASE, work_ms: float = 0.0) -> WorkerProcess:
+    """Start a worker process that claims and finishes steps of every task (a file, or PostgreSQL) until none is left."""
+    args = ["drain"] + ([os.fspath(db)] if db is not None else [])
+    if dsn is not None:
+        args += ["--dsn", dsn, "--schema", schema]
+    return WorkerProcess(*args, "--worker", worker, "--lease", str(lease), "--work-ms", str(work_ms))
 
 
 if __name__ == "__main__":
