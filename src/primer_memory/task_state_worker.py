@@ -208,6 +208,9 @@ def _drain(args: argparse.Namespace) -> int:
     finished = 0
     with _open(args) as store:
         print("READY", flush=True)
+        if args.wait_go and sys.stdin.readline().strip() != "go":
+            print("STOPPED: expected go", flush=True)
+            return 3
         while True:
             lease = store.claim_next(args.worker, args.lease)
             if lease is None:
@@ -281,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     drain.add_argument("--dsn", default=None)
     drain.add_argument("--schema", default="public")
     drain.add_argument("--work-ms", type=float, default=0.0)
+    drain.add_argument("--wait-go", action="store_true", help="after READY, wait for 'go' on stdin")
     for sub in (run, drain):
         sub.add_argument("--worker", default=f"worker-{os.getpid()}")
         sub.add_argument("--lease", type=float, default=DEFAULT_LEASE)
@@ -311,12 +315,14 @@ def start_worker(db: str | os.PathLike[str], *, pause_at: str | None = None, tas
 
 
 def start_drainer(worker: str, *, db: str | os.PathLike[str] | None = None, dsn: str | None = None,
-                  schema: str = "public", lease: float = DEFAULT_LEASE, work_ms: float = 0.0) -> WorkerProcess:
+                  schema: str = "public", lease: float = DEFAULT_LEASE, work_ms: float = 0.0,
+                  wait_go: bool = False) -> WorkerProcess:
     """Start a worker process that claims and finishes steps of every task (a file, or PostgreSQL) until none is left."""
     args = ["drain"] + ([os.fspath(db)] if db is not None else [])
     if dsn is not None:
         args += ["--dsn", dsn, "--schema", schema]
-    return WorkerProcess(*args, "--worker", worker, "--lease", str(lease), "--work-ms", str(work_ms))
+    extra = ["--wait-go"] if wait_go else []
+    return WorkerProcess(*args, "--worker", worker, "--lease", str(lease), "--work-ms", str(work_ms), *extra)
 
 
 if __name__ == "__main__":

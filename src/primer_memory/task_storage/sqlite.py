@@ -23,7 +23,6 @@ __all__ = ["SQLiteTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
 
 SCHEMA_VERSION = 2
 TABLES = ("tasks", "steps", "events")
-_HEADER = b"SQLite format 3\x00"
 
 # MIGRATIONS[v] takes a file from version v to v + 1 (append only; version 0 is a new, empty file).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -87,13 +86,12 @@ def _check_path(given: str) -> None:
     if not info.st_mode & 0o222:
         raise TaskFileError(f"{given!r} is read-only; a task store writes every update, so make it writable "
                             "(chmod u+w) or copy it")
-    if info.st_size == 0:
-        return
-    with open(path, "rb") as handle:
-        head = handle.read(len(_HEADER))
-    if head != _HEADER:
-        raise TaskFileError(f"{given!r} is not an SQLite database (it may be a text file or damaged); "
-                            "give a new path, or a file made by TaskStateStore")
+    if 0 < info.st_size < 512:  # SQLite would take such a file for an empty database and write over it
+        raise TaskFileError(f"{given!r} is not an SQLite database (it is {info.st_size} bytes, shorter than "
+                            "any database page); give a new path, or a file made by TaskStateStore")
+    # The header is read by SQLite itself, never with open(): closing any other descriptor of a file drops
+    # every POSIX lock this process holds on it, so a second store in the same process (a heartbeat thread)
+    # would silently release the first one's locks, and another process could then delete the live WAL.
 
 
 class SQLiteTasks:
@@ -125,8 +123,8 @@ class SQLiteTasks:
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as error:
-            raise TaskFileError(f"{given!r} is not a usable SQLite database ({error}); give a new path, "
-                                "or a file made by TaskStateStore") from None
+            raise TaskFileError(f"{given!r} is not an SQLite database, or it is damaged ({error}); it may be a text "
+                                "file. Give a new path, or a file made by TaskStateStore") from None
         if names and (version == 0 or not names <= set(TABLES)):
             listed = ", ".join(sorted(names)[:8])
             raise TaskFileError(f"{given!r} holds another program's tables ({listed}), so it is not a task store; "
