@@ -208,6 +208,14 @@ class _Tx:
         return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? ORDER BY position",
                                   (task_id,)).fetchall()
 
+    def step_named(self, task_id: str, name: str) -> StepRow | None:
+        return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? AND name = ?",
+                                  (task_id, name)).fetchone()
+
+    def current(self, task_id: str) -> StepRow | None:
+        return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? AND status != 'done' "
+                                  "ORDER BY position LIMIT 1", (task_id,)).fetchone()
+
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
                     kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
         return self._conn.execute(
