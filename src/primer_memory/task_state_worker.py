@@ -41,7 +41,7 @@ from .examples import (
     RECONCILE_TASK_ID,
 )
 from .task_process import WorkerError, WorkerProcess
-from .task_state import InvalidUpdate, LeaseError, LeaseHeld, TaskStateStore, steps_table
+from .task_state import InvalidTask, InvalidUpdate, LeaseError, LeaseHeld, TaskStateStore, steps_table
 
 __all__ = ["WorkerError", "WorkerProcess", "crash_points", "start_worker", "start_drainer", "reconcile", "main",
            "DEFAULT_LEASE"]
@@ -133,10 +133,9 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         pauser.say(f"STARTING {task_id}: creating {len(RECONCILE_STEPS)} steps")
         try:
             store.create_task(task_id, RECONCILE_GOAL, RECONCILE_STEPS)
-        except InvalidUpdate:
-            raise
-        except ValueError:  # another worker created it first
-            pass
+        except InvalidTask:  # another worker created it between our look and our write
+            if task_id not in store.tasks():
+                raise
     else:
         current = store.current_step(task_id)
         where = f"at {current.name} ({current.status})" if current else "with nothing left to do"
