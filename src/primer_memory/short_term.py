@@ -49,7 +49,7 @@ class InvalidBudget(ValueError):
 
 
 class InvalidMessage(ValueError):
-    """A message with an unknown role or text that is not a string."""
+    """A turn the memory cannot store: an unknown role, text that is not a string, or not a (role, text) pair."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -234,7 +234,7 @@ class ShortTermMemory:
     def __repr__(self) -> str:
         return (
             f"ShortTermMemory(budget_tokens={self._budget}, keep_last={self._keep_last}, "
-            f"messages={len(self._messages)}, tokens sent={self.tokens()})"
+            f"messages={len(self._messages)}, tokens={self.tokens()}, sent={self.sent_tokens()})"
         )
 
     def add(self, role: str, text: str) -> None:
@@ -242,12 +242,22 @@ class ShortTermMemory:
         _check_message(role, text)
         self._append(role, text)
 
-    def extend(self, turns: Sequence[tuple[str, str]]) -> None:
+    def extend(self, turns: Iterable[tuple[str, str]]) -> None:
         """Add several (role, text) turns; all are checked before any is added."""
-        turns = list(turns)
-        for role, text in turns:
+        if turns is None or isinstance(turns, (str, bytes, dict)):
+            raise InvalidMessage(f"extend needs a list of (role, text) turns, got {type(turns).__name__}")
+        try:
+            pending = list(turns)
+        except TypeError:
+            raise InvalidMessage(f"extend needs a list of (role, text) turns, got {type(turns).__name__}") from None
+        checked: list[tuple[str, str]] = []
+        for position, turn in enumerate(pending):
+            if isinstance(turn, (str, bytes, dict)) or not isinstance(turn, Sequence) or len(turn) != 2:
+                raise InvalidMessage(f"turn {position} must be a (role, text) pair, got {turn!r:.60}")
+            role, text = turn
             _check_message(role, text)
-        for role, text in turns:
+            checked.append((role, text))
+        for role, text in checked:
             self._append(role, text)
 
     def _append(self, role: str, text: str) -> None:
@@ -256,12 +266,16 @@ class ShortTermMemory:
         self._tokens.append(cost)
         self._token_prefix.append(self._token_prefix[-1] + cost)
 
-    def history_tokens(self) -> int:
-        """What sending the whole history would cost: the unmanaged baseline."""
+    def tokens(self) -> int:
+        """The whole history's tokens (210 in the worked example): what sending everything would cost."""
         return self._token_prefix[-1]
 
-    def tokens(self) -> int:
-        """What `context()` sends: summary plus messages, always <= budget_tokens."""
+    def history_tokens(self) -> int:
+        """Same as `tokens()`: the whole history, the unmanaged baseline."""
+        return self._token_prefix[-1]
+
+    def sent_tokens(self) -> int:
+        """What `context()` sends: summary plus messages, always <= budget_tokens (106 in the worked example)."""
         return self.window().tokens
 
     def context(self) -> tuple[str, list[Message]]:
@@ -329,5 +343,5 @@ def token_curve(
     for exchange in exchanges:
         memory.extend(exchange)
         whole.append(memory.history_tokens())
-        managed.append(memory.tokens())
+        managed.append(memory.sent_tokens())
     return whole, managed
