@@ -193,7 +193,7 @@ def test_invalid_budget_is_a_value_error() -> None:
 
 @pytest.mark.parametrize(("role", "text", "words"), [
     ("bot", "hi", "role"),
-    ("system", "hi", "role"),
+    ("tool", "hi", "tool_call_id"),
     ("user", 42, "text must be a string"),
     ("user", None, "text must be a string"),
     ("user", b"bytes", "text must be a string"),
@@ -220,7 +220,7 @@ def test_extend_checks_every_turn_before_adding_any() -> None:
 def test_extend_refuses_what_is_not_a_list_of_turns(turns: object) -> None:
     memory = ShortTermMemory(110)
     memory.add("user", "first")
-    with pytest.raises(InvalidMessage, match="turn"):
+    with pytest.raises(InvalidMessage, match="turn|message"):
         memory.extend(turns)  # type: ignore[arg-type]
     assert memory.messages == [{"role": "user", "content": "first"}]
 
