@@ -269,3 +269,18 @@ def test_handoff_writes_a_note_starts_fresh_and_promotes_through_the_policy() ->
     assert summary.startswith(handoff.note) and memory.sent_tokens() <= 600
     again = memory.handoff()
     assert again.facts[:3] == handoff.facts  # earlier facts carry over
+
+
+@given(conversations(), st.integers(1, 300), st.integers(1, 8), st.integers(1, 300), st.integers(1, 8))
+@settings(max_examples=40)
+def test_copy_under_other_settings_equals_a_fresh_memory(conv, b1, k1, b2, k2) -> None:  # type: ignore[no-untyped-def]
+    complete, pending = conv
+    memory = ShortTermMemory(b1, keep_last=k1)
+    memory.extend(complete + pending)
+    memory.context()
+    fresh = ShortTermMemory(b2, keep_last=k2)
+    fresh.extend(complete + pending)
+    copy = memory.copy(b2, k2)
+    assert copy.window() == fresh.window() and copy.messages == memory.messages
+    copy.add("user", "only in the copy") if not pending else None
+    assert len(memory) == len(complete) + len(pending)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -141,3 +142,68 @@ def test_panel_sliders_have_the_classes_the_browser_test_uses() -> None:
     panel = budget_panel()
     assert "pm-budget-slider" in panel.sliders["budget"]._dom_classes
     assert "pm-budget-text" in panel.text._dom_classes
+
+
+# --------------------------------------------------------------------------- the tool-heavy preset
+
+
+@functools.cache
+def _tool_chat(turns: int) -> list[dict]:
+    from primer_memory.examples import tool_chat
+
+    return tool_chat(turns)
+
+
+def _tool_claims_hold(budget: int, keep: int, turns: int) -> None:
+    from primer_memory.chat import message_tokens, unit_starts
+    from test_chat_memory import assert_accepted_by_a_chat_api
+
+    view = budget_view(budget, keep, turns, "tools")
+    html = view.html()
+    chat = _tool_chat(turns)
+    sent = view.messages
+    where = f"tools: budget={budget} keep_last={keep} turns={turns}"
+    assert view.tokens_sent == estimate_tokens(view.summary) + sum(map(message_tokens, sent)) <= budget, where
+    assert view.history_tokens == sum(map(message_tokens, chat)), where
+    assert_accepted_by_a_chat_api(sent, None)
+    assert view.dropped + view.summarized + len(sent) == len(chat), where
+    assert view.dropped in [0, *unit_starts(chat), len(chat)], where  # whole units go, never part of one
+    assert view.dropped_exchanges == view.dropped // 5, where
+    if view.dropped:
+        assert f"Gone entirely: {view.dropped} message" in html and f"Turns gone entirely: {view.dropped // 5}." in html
+        if view.dropped % 5:
+            assert f"{view.dropped % 5} of the 5 messages of turn {view.dropped // 5 + 1}" in html, where
+    else:
+        assert "Nothing is gone entirely" in html, where
+    if "everything fits" in html:
+        assert view.history_tokens <= budget and len(sent) == len(chat), where
+    if not view.truncated and sent:
+        assert sent == chat[len(chat) - len(sent):], where
+    if "rounded up" in html:
+        assert len(sent) > keep, where
+    match = re.search(r"the next older unit \((\d+) tokens\) would break the budget", html)
+    if match:
+        older = chat[: len(chat) - len(sent)]
+        unit = older[unit_starts(older)[-1]:]
+        assert int(match.group(1)) == sum(map(message_tokens, unit)), where
+        assert sum(map(message_tokens, unit + sent)) > budget, where
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_every_message_is_true_on_the_whole_grid_for_the_tool_heavy_preset(budget: int) -> None:
+    for keep in KEEPS:
+        for turns in TURNS:
+            _tool_claims_hold(budget, keep, turns)
+
+
+def test_tool_preset_shows_calls_and_results() -> None:
+    view = budget_view(300, 4, 10, "tools")
+    assert "calls get_invoice(" in view.html() and "result of call_10a" in view.html()
+
+
+def test_panel_switches_to_the_tool_heavy_preset() -> None:
+    pytest.importorskip("ipywidgets")
+    panel = budget_panel(budget=300, keep_last=4, turns=10)
+    panel.preset.value = "tools"
+    assert panel.text.value == budget_view(300, 4, 10, "tools").html()
+    assert "pm-budget-conversation" in panel.preset._dom_classes

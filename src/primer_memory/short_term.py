@@ -234,6 +234,16 @@ class ShortTermMemory:
             self._prefix.append(self._prefix[-1] + message_tokens(m, self._count))
         self._open_calls = open_calls
 
+    def copy(self, budget_tokens: int | None = None, keep_last: int | None = None) -> ShortTermMemory:
+        """The same conversation under other settings (a what-if), without re-checking every message."""
+        other = ShortTermMemory(self._budget if budget_tokens is None else budget_tokens,
+                                self._keep_last if keep_last is None else keep_last, self._summarize,
+                                count_tokens=self._count, start_on=self._start_on, system=self.system)
+        for name in ("_messages", "_prefix", "_units", "_open_calls", "_pieces", "_piece_prefix"):
+            setattr(other, name, list(getattr(self, name)))  # messages are never edited in place, only appended
+        other._rolled_upto, other._rolling, other._note = self._rolled_upto, self._rolling, self._note
+        return other
+
     # ------------------------------------------------------------------ counting
 
     def tokens(self) -> int:

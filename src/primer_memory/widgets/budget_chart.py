@@ -30,7 +30,7 @@ def nice_step(span: float, ticks: int = 5) -> int:
 
 
 def budget_chart_svg(whole: Sequence[int], managed: Sequence[int], budget: int, *, mark_turn: int | None = None,
-                     keep_last: int | None = None) -> str:
+                     keep_last: int | None = None, x_label: str = "turn (one question and one answer)") -> str:
     """An SVG line chart of tokens sent per turn; the circle marks `mark_turn` (1-based)."""
     turns = len(whole)
     top = max([*whole, budget, 1]) * 1.08
@@ -81,7 +81,7 @@ def budget_chart_svg(whole: Sequence[int], managed: Sequence[int], budget: int, 
     parts.append(f"<text x='{WIDTH / 2:.0f}' y='18' text-anchor='middle' font-size='12'>"
                  "The whole history grows every turn; a budget keeps each call flat</text>")
     parts.append(f"<text x='{LEFT + plot_w / 2:.0f}' y='{HEIGHT - 8}' text-anchor='middle'>"
-                 "turn (one question and one answer)</text>")
+                 f"{html.escape(x_label)}</text>")
     parts.append(f"<text x='14' y='{TOP + plot_h / 2:.0f}' text-anchor='middle' "
                  f"transform='rotate(-90 14 {TOP + plot_h / 2:.0f})'>tokens sent on this call</text>")
     parts.append("</svg>")
