@@ -6,7 +6,7 @@ import pytest
 
 from primer_memory.exercises import check, exercise, hint, show_solution
 
-IDS = ["1.1", "1.2"]
+IDS = ["1.1", "1.2", "1.3"]
 
 
 def explode(*_args: object) -> object:
@@ -71,3 +71,8 @@ def test_hints_and_solutions_print(exercise_id: str, capsys: pytest.CaptureFixtu
     show_solution(exercise_id)
     out = capsys.readouterr().out
     assert "Hint 2" in out and f"One solution to exercise {exercise_id}" in out
+
+
+def test_a_trim_that_opens_on_a_tool_result_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check("1.3", lambda messages, n: max(0, len(messages) - n)) is False
+    assert "for n=1" not in capsys.readouterr().out  # n=1 opens on the answer, which is fine; n=2 is the first miss

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..examples import invoice_chat
+from ..examples import invoice_chat, tool_chat
 from ..short_term import Message, ShortTermMemory, first_sentences
 from ._core import Exercise, register
 
-__all__ = ["CASES", "budget_report", "check_last_sentences", "check_keep_last_prediction"]
+__all__ = ["CASES", "budget_report", "check_last_sentences", "check_keep_last_prediction", "check_safe_start"]
 
 Summarize = Callable[[Sequence[Message]], str]
 CASES = [(exchanges, budget, keep) for exchanges in (3, 6, 20) for budget in (60, 110, 300) for keep in (2, 4)]
@@ -129,4 +129,55 @@ register(Exercise(
     solution=KEEP_LAST_ANSWER,
     stub=None,
     notes=("Check it: ShortTermMemory(110, keep_last=2) with invoice_chat(6), then .window().dropped.",),
+))
+
+
+def safe_start(messages, n):  # type: ignore[no-untyped-def]
+    """Where a window of about the last n messages may start: never on a tool result, so move back to its call."""
+    start = max(0, len(messages) - n)
+    while start > 0 and messages[start]["role"] == "tool":
+        start -= 1
+    return start
+
+
+def _stub_safe_start(messages, n):  # type: ignore[no-untyped-def]
+    """Where a window of about the last n messages may start: never on a tool result."""
+    ...
+
+
+def check_safe_start(safe: object) -> bool:
+    """Exercise 1.3: a trim that keeps about the last n messages and never cuts a tool call from its results."""
+    if not callable(safe):
+        print(f"Not yet: pass your function itself (no parentheses), not a {type(safe).__name__}.")
+        return False
+    chat = tool_chat(3)
+    for n in range(1, len(chat) + 1):
+        got = safe([dict(m) for m in chat], n)
+        want = safe_start(chat, n)
+        if isinstance(got, bool) or not isinstance(got, int):
+            print(f"Not yet: return an index into the messages (an int); for n={n} yours returned {got!r:.60}.")
+            return False
+        if got != want:
+            roles = [m["role"] for m in chat]
+            opening = roles[got] if 0 <= got < len(roles) else "nothing"
+            print(f"Not yet: for n={n} your window starts at index {got} ({opening}); the roles are {roles}.")
+            print(f"It should start at {want}: as late as keeps n messages, moved back past tool results to their call.")
+            return False
+    print("Right: no window opens on a tool result, so no call loses a result and no result loses its call.")
+    print("ShortTermMemory does the same with units: a call and its results are kept or folded together.")
+    return True
+
+
+register(Exercise(
+    id="1.3",
+    title="trim without breaking the chat API",
+    checker=check_safe_start,
+    hints=(
+        "Start at len(messages) - n (not below 0). If that message is a tool result, its call is earlier: step back.",
+        "A while loop: while start > 0 and messages[start]['role'] == 'tool': start -= 1.",
+    ),
+    solution=safe_start,
+    stub=_stub_safe_start,
+    notes=("Stepping back keeps a few more messages than n; stepping forward past the results would keep fewer. "
+           "Either is valid for the API; keeping the unit whole keeps the tool output the answer was based on.",),
 ))
