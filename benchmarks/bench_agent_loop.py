@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from primer_memory import ShortTermMemory, StandInModelSummarizer
+from primer_memory import ShortTermMemory, StandInModelSummarizer, bpe_tokens
 from primer_memory.chat import message_tokens
 from primer_memory.examples import tool_chat
 
@@ -126,6 +126,8 @@ def main() -> None:
     rows.append(("ShortTermMemory, first_sentences", t, bad, None))
     t, bad, _ = run_memory(messages, start_on="user")
     rows.append(("ShortTermMemory, start_on='user'", t, bad, None))
+    t, bad, _ = run_memory(messages, start_on="user", count_tokens=bpe_tokens)
+    rows.append(("ShortTermMemory, start_on='user', cl100k", t, bad, None))
     stand_in = StandInModelSummarizer()
     t, bad, _ = run_memory(messages, summarize=stand_in, start_on="user")
     rows.append(("ShortTermMemory, rolling stand-in", t, bad, stand_in.calls / n))

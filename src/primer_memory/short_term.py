@@ -10,7 +10,7 @@ the chat-API shape; a tool call and its results are kept or folded as one unit.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -126,6 +126,7 @@ class ShortTermMemory:
         self._open_calls: list[str] = []  # ids of the last tool call still waiting for a result
         self._pieces: list[str] = []  # per-message summary pieces, computed once, lazily
         self._piece_prefix: list[int] = [0]  # running sums of piece lengths
+        self._fold_start = 0  # where the last fold's summary started: the next search begins there
         self._rolled_upto = 0  # rolling mode: messages before this are in the running summary
         self._rolling = ""
         self._note = ""  # a hand-off note that opens a fresh window
@@ -266,7 +267,10 @@ class ShortTermMemory:
         return window.summary, window.messages
 
     def window(self) -> ContextWindow:
-        """`context()` with the bookkeeping a learner wants to see: what was folded, dropped, cut."""
+        """`context()` with the bookkeeping a learner wants to see: what was folded, dropped, cut.
+
+        With a rolling summarizer, building the window is when newly evicted messages are folded (one call).
+        """
         end = self._units[-1] if self._open_calls else len(self._messages)  # a call still waiting is held back
         held = len(self._messages) - end
         units = self._units[: bisect.bisect_left(self._units, end)]
@@ -336,8 +340,13 @@ class ShortTermMemory:
             def fits(start: int) -> bool:
                 return self._count(text(start)) <= room
 
-        # the summary only shrinks as its start moves on, so the first start that fits is found by bisection
-        lo, hi = 0, len(starts)
+        # the summary only shrinks as its start moves on, so the first start that fits is found by bisection;
+        # a real counter is costly on long texts, so search outwards from where the last fold ended
+        if self._count is estimate_tokens:
+            lo, hi = 0, len(starts)
+        else:
+            lo, hi = _gallop(len(starts), lambda i: fits(starts[i]),
+                             bisect.bisect_left(starts, self._fold_start) if self._fold_start else len(starts) - 1)
         while lo < hi:
             mid = (lo + hi) // 2
             if fits(starts[mid]):
@@ -348,6 +357,7 @@ class ShortTermMemory:
             lo += 1
         if lo >= len(starts):
             return "", end
+        self._fold_start = starts[lo]
         return text(starts[lo]), starts[lo]
 
     def _fold_rolling(self, end: int, room: int) -> str:
@@ -383,6 +393,28 @@ class ShortTermMemory:
         self._reset()
         self._note = result.note
         return result
+
+
+def _gallop(n: int, fits: Callable[[int], bool], hint: int) -> tuple[int, int]:
+    """Bounds (lo, hi) of the first i in [0, n) with fits(i), searching outwards from `hint` in doubling steps.
+
+    Assumes fits is monotone (false, then true); the caller checks the answer. hi == n means none fits.
+    """
+    if n == 0:
+        return 0, 0
+    h = min(max(hint, 0), n - 1)
+    step = 1
+    if fits(h):
+        hi = h
+        while h - step >= 0 and fits(h - step):
+            hi = h - step
+            step *= 2
+        return max(h - step + 1, 0), hi
+    lo = h + 1
+    while h + step < n and not fits(h + step):
+        lo = h + step + 1
+        step *= 2
+    return lo, min(h + step, n)
 
 
 def token_curve(
