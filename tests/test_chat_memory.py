@@ -284,3 +284,17 @@ def test_copy_under_other_settings_equals_a_fresh_memory(conv, b1, k1, b2, k2) -
     assert copy.window() == fresh.window() and copy.messages == memory.messages
     copy.add("user", "only in the copy") if not pending else None
     assert len(memory) == len(complete) + len(pending)
+
+
+def test_add_with_tool_keywords_and_prompt_counts_the_calls() -> None:
+    from primer_memory import build_prompt, prompt_tokens
+
+    memory = ShortTermMemory(500)
+    memory.add("user", "Has invoice INV-1001 been paid?")
+    memory.add("assistant", "", tool_calls=[tool_call("c1", "get_payment", {"invoice": "INV-1001"})])
+    memory.add("tool", '{"paid_on": "2026-09-02"}', tool_call_id="c1")
+    summary, sent = memory.context()
+    assert [m["role"] for m in sent] == ["user", "assistant", "tool"] and sent[2]["tool_call_id"] == "c1"
+    prompt = build_prompt("You reconcile invoices.", summary, sent)
+    assert prompt_tokens(prompt) == sum(message_tokens(m) for m in prompt) > sum(
+        len(m["content"]) // 4 for m in prompt)  # the call's name and arguments are counted too
