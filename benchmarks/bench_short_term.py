@@ -27,12 +27,12 @@ def chat(messages: int) -> list[tuple[str, str]]:
 def main() -> None:
     print(f"budget {BUDGET}, keep_last {KEEP_LAST}; seconds are best of several runs")
     print(f"{'messages':>9} {'reference':>11} {'cold call':>11} {'warm call':>11} {'ratio cold':>11} {'ratio warm':>11}")
-    for n in (1_000, 4_000, 10_000):
+    for n in (500, 1_000, 2_000):
         turns = chat(n)
         memory = ShortTermMemory(BUDGET, KEEP_LAST)
         memory.extend(turns)
         messages = memory.messages
-        reference = best_of(3 if n < 10_000 else 1, lambda: context_reference(messages, BUDGET, KEEP_LAST))
+        reference = best_of(3 if n < 2_000 else 1, lambda: context_reference(messages, BUDGET, KEEP_LAST))
 
         def cold() -> None:
             fresh = ShortTermMemory(BUDGET, KEEP_LAST)

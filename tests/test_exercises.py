@@ -11,8 +11,6 @@ def explode(*_args: object) -> object:
     raise RuntimeError("a learner's bug")
 
 
-def last_sentences(messages):  # type: ignore[no-untyped-def]
-    return "; ".join(m["content"].rstrip(".").split(". ")[-1] for m in messages)
 
 
 def strict_guard(path: str) -> bool:
@@ -26,22 +24,16 @@ def strict_guard(path: str) -> bool:
 
 
 RIGHT = [
-    (ex.check_last_sentence_summarizer, (last_sentences,), "Right: the last sentence"),
-    (ex.check_summarizer, (last_sentences,), "The budget held in all 18 cases"),
     (ex.check_policy_guesses, ({"thanks, great!": "skip", "my VPN password is hunter2": "refuse"},), "2 of 2 right"),
     (ex.check_path_guard, (strict_guard,), "All right."),
 ]
 
 WRONG = [
-    (ex.check_last_sentence_summarizer, (lambda ms: "nope",), "Not yet"),
     (ex.check_policy_guesses, ({"my VPN password is hunter2": "store"},), "0 of 1 right"),
     (ex.check_path_guard, (lambda p: True,), "got through"),
 ]
 
 GARBAGE = [
-    (ex.check_summarizer, (explode,)),
-    (ex.check_summarizer, (lambda ms: 42,)),
-    (ex.check_last_sentence_summarizer, (explode,)),
     (ex.check_policy_guesses, ("not a dict",)),
     (ex.check_policy_guesses, ({42: "store"},)),
     (ex.check_path_guard, (explode,)),

@@ -53,7 +53,7 @@ def test_worked_example_budget_110_keep_last_4() -> None:
     assert estimate_tokens(summary) == 36
     assert [m["content"].split(" is ")[0].split(" lists")[0] for m in messages] == [
         "Question 5", "Answer 5", "Question 6", "Answer 6"]
-    assert memory.tokens() == 106
+    assert memory.sent_tokens() == 106 and memory.tokens() == 210
     window = memory.window()
     assert (window.summarized, window.dropped, window.truncated) == (4, 4, False)
 
@@ -67,7 +67,7 @@ def test_under_budget_sends_everything_without_summary() -> None:
     memory = ShortTermMemory(210, keep_last=4)
     memory.extend(invoice_chat(6))
     summary, messages = memory.context()
-    assert summary == "" and len(messages) == 12 and memory.tokens() == 210
+    assert summary == "" and len(messages) == 12 and memory.sent_tokens() == memory.tokens() == 210
 
 
 def test_figure_numbers_from_the_lesson() -> None:
@@ -105,7 +105,8 @@ def test_tokens_sent_never_exceed_budget(chat: list[tuple[str, str]], budget: in
     memory.extend(chat)
     window = memory.window()
     assert window.tokens <= budget
-    assert memory.tokens() == window.tokens
+    assert memory.sent_tokens() == window.tokens
+    assert memory.tokens() == sum(estimate_tokens(t) for _, t in chat)
 
 
 @given(turns, st.integers(1, 400), st.integers(1, 10))
@@ -168,7 +169,7 @@ def test_custom_summarizer_is_used() -> None:
     memory.extend(invoice_chat(6))
     summary = memory.context()[0]
     assert summary.startswith(SUMMARY_PREFIX) and "It shows vendor, amount and due date" in summary
-    assert memory.tokens() <= 110
+    assert memory.sent_tokens() <= 110
 
 
 # --------------------------------------------------------------------------- bad input
@@ -192,7 +193,7 @@ def test_invalid_budget_is_a_value_error() -> None:
 
 @pytest.mark.parametrize(("role", "text", "words"), [
     ("bot", "hi", "role"),
-    ("system", "hi", "role"),
+    ("tool", "hi", "tool_call_id"),
     ("user", 42, "text must be a string"),
     ("user", None, "text must be a string"),
     ("user", b"bytes", "text must be a string"),
@@ -212,6 +213,16 @@ def test_extend_checks_every_turn_before_adding_any() -> None:
     with pytest.raises(InvalidMessage):
         memory.extend([("user", "fine"), ("robot", "not fine")])
     assert len(memory) == 1
+
+
+@pytest.mark.parametrize("turns", [None, 42, "user: hi", {"role": "user", "content": "hi"}, [("user",)],
+                                   [("user", "hi", "extra")], ["hi"], [None], [{"role": "user"}]])
+def test_extend_refuses_what_is_not_a_list_of_turns(turns: object) -> None:
+    memory = ShortTermMemory(110)
+    memory.add("user", "first")
+    with pytest.raises(InvalidMessage, match="turn|message"):
+        memory.extend(turns)  # type: ignore[arg-type]
+    assert memory.messages == [{"role": "user", "content": "first"}]
 
 
 def test_summarize_must_be_callable() -> None:

@@ -23,6 +23,10 @@ from .short_term import (
     first_sentences,
     token_curve,
 )
+from .chat import CHAT_ROLES, ToolCall, tool_call
+from .handoff import Handoff
+from .summarizers import RollingSummarizer, StandInModelSummarizer, SummaryBill
+from .tokens import TokenizerUnavailable, bpe_tokens, token_table
 
 # (more parts are imported below as each notebook's module lands)
 from .embedding import Embedder, EmbeddingError, HashingEmbedder

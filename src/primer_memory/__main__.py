@@ -19,11 +19,11 @@ def part1() -> None:
     memory = ShortTermMemory(budget_tokens=110, keep_last=4)
     memory.extend(invoice_chat(6))
     window = memory.window()
-    print(f"six exchanges cost {memory.history_tokens()} tokens; the budget is {memory.budget_tokens}")
+    print(f"six exchanges cost {memory.tokens()} tokens; the budget is {memory.budget_tokens}")
     print(f"summary ({estimate_tokens(window.summary)} tokens): {window.summary}")
     for m in window.messages:
         print(f"  {m['role']:>9} ({estimate_tokens(m['content'])}): {m['content']}")
-    print(f"sent: {window.tokens} tokens; messages dropped entirely: {window.dropped} (exchanges 1 and 2)")
+    print(f"sent: {memory.sent_tokens()} tokens; messages dropped entirely: {window.dropped} (exchanges 1 and 2)")
 
 
 def part4() -> None:

@@ -12,7 +12,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .antipatterns import GlobalIndexStore
     from .long_term import LongTermMemory, Scope
 
-__all__ = ["INVOICE_QUESTION", "INVOICE_ANSWER", "invoice_exchange", "invoice_chat"]
+__all__ = ["INVOICE_QUESTION", "INVOICE_ANSWER", "invoice_exchange", "invoice_chat", "tool_turn", "tool_chat",
+           "TOOL_CHAT_FACTS"]
 
 INVOICE_QUESTION = "Question {i} is about invoices. Please include the vendor name and amount."
 INVOICE_ANSWER = "Answer {i} lists the invoice. It shows vendor, amount and due date."
@@ -26,6 +27,58 @@ def invoice_exchange(i: int) -> list[tuple[str, str]]:
 def invoice_chat(exchanges: int) -> list[tuple[str, str]]:
     """The first `exchanges` exchanges of the invoice chat, as (role, text) turns."""
     return [turn for i in range(1, exchanges + 1) for turn in invoice_exchange(i)]
+
+
+# --------------------------------------------------------------------------- notebook 1: an agent with tools
+
+VENDORS = ("Globex", "Initech", "Umbrella", "Hooli", "Soylent")
+TOOL_CHAT_ASIDES = {
+    2: "Thanks, great! ",
+    3: "Our fiscal year starts in April. ",
+    5: "Always pay Globex invoices in euros. ",
+    7: "My VPN password is hunter2, by the way. ",
+    11: "Alice approves payments above 5,000 EUR. ",
+}
+"""Things the user says in passing: small talk, durable facts, and a secret that must never be kept."""
+
+
+def _invoice(i: int) -> dict[str, str | None]:
+    paid = None if i % 4 == 0 else f"2026-09-{i % 28 + 1:02d}"
+    return {"invoice": f"INV-{1000 + i}", "vendor": VENDORS[i % len(VENDORS)],
+            "amount": f"{100 + (i * 37) % 900} EUR", "due": f"2026-10-{i % 28 + 1:02d}", "paid_on": paid}
+
+
+def tool_turn(i: int) -> list[dict]:  # list[Message]
+    """Turn i of an agent chat: a question, one assistant turn with two tool calls, their two results, the answer."""
+    import json
+
+    from .chat import tool_call
+
+    inv = _invoice(i)
+    ask = {"invoice": inv["invoice"]}
+    answer = (f"Invoice {inv['invoice']} from {inv['vendor']} for {inv['amount']} was paid on {inv['paid_on']}."
+              if inv["paid_on"] else
+              f"Invoice {inv['invoice']} from {inv['vendor']} for {inv['amount']} is not paid; it is due on {inv['due']}.")
+    return [
+        {"role": "user", "content": f"{TOOL_CHAT_ASIDES.get(i, '')}Has invoice {inv['invoice']} been paid?"},
+        {"role": "assistant", "content": "", "tool_calls": [tool_call(f"call_{i}a", "get_invoice", ask),
+                                                             tool_call(f"call_{i}b", "get_payment", ask)]},
+        {"role": "tool", "tool_call_id": f"call_{i}a", "content": json.dumps(
+            {k: inv[k] for k in ("invoice", "vendor", "amount", "due")})},
+        {"role": "tool", "tool_call_id": f"call_{i}b", "content": json.dumps(
+            {"invoice": inv["invoice"], "paid_on": inv["paid_on"]})},
+        {"role": "assistant", "content": answer},
+    ]
+
+
+def tool_chat(turns: int) -> list[dict]:  # list[Message]
+    """The first `turns` turns of the agent chat, five messages each."""
+    return [m for i in range(1, turns + 1) for m in tool_turn(i)]
+
+
+def TOOL_CHAT_FACTS(turns: int) -> list[tuple[str, str]]:  # noqa: N802  (a table, computed)
+    """One checkable fact per turn: (invoice id, its amount)."""
+    return [(str(_invoice(i)["invoice"]), str(_invoice(i)["amount"])) for i in range(1, turns + 1)]
 
 
 # --------------------------------------------------------------------------- notebook 4: task state

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .chat import message_tokens
 from .short_term import Message, estimate_tokens
 
 __all__ = ["build_prompt", "render_prompt", "prompt_tokens"]
@@ -42,7 +43,7 @@ def build_prompt(
 
 def prompt_tokens(prompt: Sequence[Message]) -> int:
     """Estimated tokens of every message in a prompt."""
-    return sum(estimate_tokens(m["content"]) for m in prompt)
+    return sum(message_tokens(m) for m in prompt)
 
 
 def render_prompt(prompt: Sequence[Message]) -> str:

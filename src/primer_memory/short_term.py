@@ -3,16 +3,37 @@
 A model keeps nothing between calls, so the application re-sends the
 conversation every time. `ShortTermMemory` decides what is re-sent: every
 message while they fit, otherwise the last few verbatim plus a summary of the
-older ones that gets only the room the recent messages leave.
+older ones that gets only the room the recent messages leave. Messages come in
+the chat-API shape; a tool call and its results are kept or folded as one unit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TypedDict
+import bisect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .chat import CHAT_ROLES, ROLES, InvalidMessage, Message, check_message, message_tokens
+from .folding import (
+    SUMMARY_PREFIX,
+    TRUNCATION_MARKER,
+    InvalidBudget,
+    _copy,
+    check_budget,
+    context_reference,
+    cut_text,
+    cut_unit,
+    fold_slow,
+)
+from .summarizers import PerMessageSummarizer, RollingSummarizer, Summarizer, first_sentence, first_sentences
+from .tokens import TokenCounter, estimate_tokens
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .handoff import Handoff
 
 __all__ = [
+    "CHAT_ROLES",
     "ROLES",
     "ContextWindow",
     "SUMMARY_PREFIX",
@@ -29,162 +50,42 @@ __all__ = [
     "token_curve",
 ]
 
-ROLES: tuple[str, ...] = ("user", "assistant")
-SUMMARY_PREFIX = "Earlier in this conversation: "
-TRUNCATION_MARKER = " [...truncated to fit the budget]"
-
-
-class Message(TypedDict):
-    """One chat turn, in the shape chat APIs expect."""
-
-    role: str
-    content: str
-
-
-Summarizer = Callable[[Sequence[Message]], str]
-
-
-class InvalidBudget(ValueError):
-    """A token budget or keep_last that cannot work (zero, negative, not an int)."""
-
-
-class InvalidMessage(ValueError):
-    """A message with an unknown role or text that is not a string."""
-
-
-def estimate_tokens(text: str) -> int:
-    """Estimate tokens as characters / 4, rounded up; an empty text costs 0.
-
-    Real tokenizers differ by model; a fixed rule keeps every number in the
-    series reproducible without downloading one.
-    """
-    if not isinstance(text, str):
-        raise InvalidMessage(f"estimate_tokens needs a string, got {type(text).__name__}")
-    return -(-len(text) // 4)
-
-
-def _text(message: Message | str) -> str:
-    return message if isinstance(message, str) else message["content"]
-
-
-def first_sentence(message: Message | str) -> str:
-    """The text up to the first '. ', without its trailing period."""
-    return _text(message).split(". ", 1)[0].rstrip(".")
-
-
-class PerMessageSummarizer:
-    """A summarizer that turns each message into one piece and joins the pieces.
-
-    Because its length is the sum of the pieces plus separators,
-    `ShortTermMemory` can work out how many older messages fit in the summary
-    without re-joining the summary once per dropped message.
-    """
-
-    def __init__(self, piece: Callable[[Message], str], separator: str = "; ", name: str | None = None):
-        self.piece = piece
-        self.separator = separator
-        self.__name__ = name or getattr(piece, "__name__", "summarizer")
-        self.__doc__ = (
-            f"Summarize messages as {getattr(piece, '__name__', 'piece')}(message) "
-            f"for each, joined with {separator!r}."
-        )
-
-    def __call__(self, messages: Sequence[Message]) -> str:
-        return self.separator.join(self.piece(m) for m in messages)
-
-    def __repr__(self) -> str:
-        return f"<summarizer {self.__name__}>"
-
-
-first_sentences = PerMessageSummarizer(first_sentence, "; ", name="first_sentences")
-"""The default summarizer: the first sentence of each message, joined with '; '."""
-
-
-def _check_budget(budget_tokens: object, keep_last: object) -> None:
-    for name, value in (("budget_tokens", budget_tokens), ("keep_last", keep_last)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidBudget(f"{name} must be a whole number, got {value!r}")
-        if value < 1:
-            raise InvalidBudget(f"{name} must be at least 1, got {value}")
-
-
-def _check_message(role: object, text: object) -> None:
-    if role not in ROLES:
-        raise InvalidMessage(f"role must be one of {', '.join(map(repr, ROLES))}; got {role!r}")
-    if not isinstance(text, str):
-        raise InvalidMessage(f"text must be a string, got {type(text).__name__}")
-
-
-def _truncate(message: Message, budget_tokens: int) -> Message:
-    """Cut one message to the budget, ending with a visible marker."""
-    limit = 4 * budget_tokens
-    marker = TRUNCATION_MARKER
-    if len(marker) >= limit:
-        content = marker.strip()[:limit]
-    else:
-        content = message["content"][: limit - len(marker)] + marker
-    return {"role": message["role"], "content": content}
-
-
-def _fold_slow(older: Sequence[Message], room: int, summarize: Summarizer) -> tuple[str, int]:
-    """The lesson's fold: drop the oldest message until the summary fits in `room`.
-
-    Returns the summary ('' if nothing fits) and how many of the oldest messages were dropped.
-    """
-    for start in range(len(older)):
-        summary = SUMMARY_PREFIX + summarize(older[start:])
-        if estimate_tokens(summary) <= room:
-            return summary, start
-    return "", len(older)
-
-
-def _recent_start(tokens: Sequence[int], budget_tokens: int, keep_last: int) -> int:
-    """Index of the first recent message kept: the last keep_last, minus the oldest while they overflow."""
-    start = max(0, len(tokens) - keep_last)
-    cost = sum(tokens[start:])
-    while cost > budget_tokens and start < len(tokens) - 1:
-        cost -= tokens[start]
-        start += 1
-    return start
-
-
-def context_reference(
-    messages: Sequence[Message],
-    budget_tokens: int,
-    keep_last: int = 4,
-    summarize: Summarizer = first_sentences,
-) -> tuple[str, list[Message]]:
-    """The rule written out in the most direct way: the specification `ShortTermMemory` is tested against.
-
-    It re-joins and re-measures the summary once per dropped message, so it
-    is quadratic in the length of the chat; `benchmarks/` compares the two.
-    """
-    _check_budget(budget_tokens, keep_last)
-    tokens = [estimate_tokens(m["content"]) for m in messages]
-    if sum(tokens) <= budget_tokens:
-        return "", [dict(m) for m in messages]  # type: ignore[misc]
-    start = _recent_start(tokens, budget_tokens, keep_last)
-    recent: list[Message] = [dict(m) for m in messages[start:]]  # type: ignore[misc]
-    if sum(tokens[start:]) > budget_tokens:
-        recent = [_truncate(recent[-1], budget_tokens)]
-    room = budget_tokens - sum(estimate_tokens(m["content"]) for m in recent)
-    return _fold_slow(messages[:start], room, summarize)[0], recent
+START_ON = (None, "user")
 
 
 @dataclass(frozen=True)
 class ContextWindow:
     """What one call sends, with counts: messages folded into the summary, dropped entirely, and
-    whether the newest message had to be cut to fit."""
+    whether the newest message (or tool unit) had to be cut to fit."""
 
     summary: str
     messages: list[Message]
     summarized: int
     dropped: int
     truncated: bool
+    held_back: int = 0  # a tool call still waiting for results, not sent until they are all in
+    count: TokenCounter = field(default=estimate_tokens, repr=False, compare=False)
 
     @property
     def tokens(self) -> int:
-        return estimate_tokens(self.summary) + sum(estimate_tokens(m["content"]) for m in self.messages)
+        return self.count(self.summary) + sum(message_tokens(m, self.count) for m in self.messages)
+
+
+def _as_message(turn: object, position: int) -> Message:
+    """A (role, text) pair or a message dict, checked; the system role is handled by the caller."""
+    if isinstance(turn, Mapping):
+        return check_message(turn)
+    if isinstance(turn, (str, bytes)) or not isinstance(turn, Sequence) or len(turn) != 2:
+        raise InvalidMessage(f"turn {position} must be a (role, text) pair or a message dict, got {turn!r:.60}")
+    role, text = turn
+    if role not in CHAT_ROLES and role != "system":
+        raise InvalidMessage(f"role must be one of {', '.join(map(repr, ROLES))} (or 'tool' with a tool_call_id, "
+                             f"or 'system'); got {role!r}")
+    if not isinstance(text, str):
+        raise InvalidMessage(f"text must be a string, got {type(text).__name__}")
+    if role == "system":
+        return {"role": "system", "content": text}
+    return check_message({"role": role, "content": text})
 
 
 class ShortTermMemory:
@@ -194,22 +95,41 @@ class ShortTermMemory:
     budget everything is sent; over it the last `keep_last` messages are sent
     verbatim and the older ones are folded into a summary that gets only the
     room left. If the recent messages alone overflow, the oldest of them drop
-    out; a single message larger than the whole budget is truncated with a
-    visible marker.
+    out; a single message (or tool call with its results) larger than the whole
+    budget is cut with a visible marker, never split.
     """
 
-    def __init__(self, budget_tokens: int, keep_last: int = 4, summarize: Summarizer = first_sentences):
-        _check_budget(budget_tokens, keep_last)
+    def __init__(self, budget_tokens: int, keep_last: int = 4, summarize: Summarizer | RollingSummarizer = first_sentences,
+                 *, count_tokens: TokenCounter = estimate_tokens, start_on: str | None = None,
+                 system: str | None = None):
+        check_budget(budget_tokens, keep_last)
         if not callable(summarize):
             raise TypeError(f"summarize must be a function of a list of messages, got {summarize!r}")
+        if not callable(count_tokens):
+            raise TypeError(f"count_tokens must be a function of a text, got {count_tokens!r}")
+        if start_on not in START_ON:
+            raise InvalidBudget(f"start_on must be None or 'user', got {start_on!r}")
+        if system is not None and not isinstance(system, str):
+            raise InvalidMessage(f"system must be a string, got {type(system).__name__}")
         self._budget = budget_tokens
         self._keep_last = keep_last
         self._summarize = summarize
+        self._count = count_tokens
+        self._start_on = start_on
+        self.system = system  # kept apart from the history: build_prompt puts it first
+        self._reset()
+
+    def _reset(self) -> None:
         self._messages: list[Message] = []
-        self._tokens: list[int] = []
-        self._token_prefix: list[int] = [0]  # running sums of message tokens
+        self._prefix: list[int] = [0]  # running sums of message tokens
+        self._units: list[int] = []  # index of each unit's first message
+        self._open_calls: list[str] = []  # ids of the last tool call still waiting for a result
         self._pieces: list[str] = []  # per-message summary pieces, computed once, lazily
         self._piece_prefix: list[int] = [0]  # running sums of piece lengths
+        self._fold_start = 0  # where the last fold's summary started: the next search begins there
+        self._rolled_upto = 0  # rolling mode: messages before this are in the running summary
+        self._rolling = ""
+        self._note = ""  # a hand-off note that opens a fresh window
 
     @property
     def budget_tokens(self) -> int:
@@ -220,13 +140,22 @@ class ShortTermMemory:
         return self._keep_last
 
     @property
-    def summarize(self) -> Summarizer:
+    def summarize(self) -> Summarizer | RollingSummarizer:
         return self._summarize
+
+    @property
+    def count_tokens(self) -> TokenCounter:
+        return self._count
+
+    @property
+    def handoff_note(self) -> str:
+        """The note a hand-off left ('' if none): it opens the summary of the fresh window."""
+        return self._note
 
     @property
     def messages(self) -> list[Message]:
         """Every message added, oldest first (a copy: editing it changes nothing here)."""
-        return [dict(m) for m in self._messages]  # type: ignore[misc]
+        return [_copy(m) for m in self._messages]
 
     def __len__(self) -> int:
         return len(self._messages)
@@ -234,35 +163,103 @@ class ShortTermMemory:
     def __repr__(self) -> str:
         return (
             f"ShortTermMemory(budget_tokens={self._budget}, keep_last={self._keep_last}, "
-            f"messages={len(self._messages)}, tokens sent={self.tokens()})"
+            f"messages={len(self._messages)}, tokens={self.tokens()}, sent={self.sent_tokens()})"
         )
 
-    def add(self, role: str, text: str) -> None:
-        """Append one turn; a bad role or non-string text is refused and nothing changes."""
-        _check_message(role, text)
-        self._append(role, text)
+    # ------------------------------------------------------------------ adding messages
 
-    def extend(self, turns: Sequence[tuple[str, str]]) -> None:
-        """Add several (role, text) turns; all are checked before any is added."""
-        turns = list(turns)
-        for role, text in turns:
-            _check_message(role, text)
-        for role, text in turns:
-            self._append(role, text)
+    def add(self, role: str, text: str, *, tool_calls: list[Any] | None = None,
+            tool_call_id: str | None = None) -> None:
+        """Append one turn; a bad role, text or tool field is refused and nothing changes.
 
-    def _append(self, role: str, text: str) -> None:
-        cost = estimate_tokens(text)
-        self._messages.append({"role": role, "content": text})
-        self._tokens.append(cost)
-        self._token_prefix.append(self._token_prefix[-1] + cost)
+        `add("system", text)` sets the system message, which is kept apart from the history.
+        """
+        if role == "system" and tool_calls is None and tool_call_id is None:
+            self.add_message({"role": "system", "content": text})
+            return
+        message: dict[str, Any] = {"role": role, "content": text}
+        if tool_calls is not None:
+            message["tool_calls"] = tool_calls
+        if tool_call_id is not None:
+            message["tool_call_id"] = tool_call_id
+        if role not in CHAT_ROLES:
+            raise InvalidMessage(f"role must be one of {', '.join(map(repr, ROLES))} (or 'tool' with a "
+                                 f"tool_call_id, or 'system'); got {role!r}")
+        self._add_checked([check_message(message)])
 
-    def history_tokens(self) -> int:
-        """What sending the whole history would cost: the unmanaged baseline."""
-        return self._token_prefix[-1]
+    def add_message(self, message: Mapping[str, Any]) -> None:
+        """Append one message in the chat-API shape (role, content, tool_calls, tool_call_id)."""
+        if isinstance(message, Mapping) and message.get("role") == "system":
+            if not isinstance(message.get("content"), str) or set(message) - {"role", "content"}:
+                raise InvalidMessage("a system message is {'role': 'system', 'content': text}")
+            self.system = message["content"]
+            return
+        self._add_checked([check_message(message)])
+
+    def extend(self, turns: Iterable[tuple[str, str] | Mapping[str, Any]]) -> None:
+        """Add several turns, (role, text) pairs or message dicts; all are checked before any is added."""
+        if turns is None or isinstance(turns, (str, bytes, Mapping)):
+            raise InvalidMessage(f"extend needs a list of (role, text) turns, got {type(turns).__name__}")
+        try:
+            pending = list(turns)
+        except TypeError:
+            raise InvalidMessage(f"extend needs a list of (role, text) turns, got {type(turns).__name__}") from None
+        checked = [_as_message(turn, i) for i, turn in enumerate(pending)]
+        system = [m["content"] for m in checked if m["role"] == "system"]
+        self._add_checked([m for m in checked if m["role"] != "system"])
+        if system:
+            self.system = system[-1]
+
+    def _add_checked(self, messages: list[Message]) -> None:
+        """Check the order of tool calls and results for all messages first, then append them."""
+        open_calls = list(self._open_calls)
+        last_is_call_unit = bool(self._messages) and (
+            self._messages[self._units[-1]].get("tool_calls") is not None)
+        for m in messages:
+            if m["role"] == "tool":
+                if not last_is_call_unit or m["tool_call_id"] not in open_calls:
+                    expected = f"one of {open_calls}" if open_calls else "none: no tool call is waiting"
+                    raise InvalidMessage(f"tool result {m['tool_call_id']!r} must follow the assistant turn that "
+                                         f"called it; results expected now: {expected}")
+                open_calls.remove(m["tool_call_id"])
+            else:
+                if open_calls:
+                    raise InvalidMessage(f"tool call(s) {open_calls} have no result yet: add a tool message for "
+                                         "each (an error text is a result too) before the next turn")
+                open_calls = [c["id"] for c in m.get("tool_calls", ())]
+                last_is_call_unit = bool(open_calls)
+        for m in messages:
+            if m["role"] != "tool":
+                self._units.append(len(self._messages))
+            self._messages.append(m)
+            self._prefix.append(self._prefix[-1] + message_tokens(m, self._count))
+        self._open_calls = open_calls
+
+    def copy(self, budget_tokens: int | None = None, keep_last: int | None = None) -> ShortTermMemory:
+        """The same conversation under other settings (a what-if), without re-checking every message."""
+        other = ShortTermMemory(self._budget if budget_tokens is None else budget_tokens,
+                                self._keep_last if keep_last is None else keep_last, self._summarize,
+                                count_tokens=self._count, start_on=self._start_on, system=self.system)
+        for name in ("_messages", "_prefix", "_units", "_open_calls", "_pieces", "_piece_prefix"):
+            setattr(other, name, list(getattr(self, name)))  # messages are never edited in place, only appended
+        other._rolled_upto, other._rolling, other._note = self._rolled_upto, self._rolling, self._note
+        return other
+
+    # ------------------------------------------------------------------ counting
 
     def tokens(self) -> int:
-        """What `context()` sends: summary plus messages, always <= budget_tokens."""
+        """The whole history's tokens (210 in the worked example): what sending everything would cost."""
+        return self._prefix[-1]
+
+    def history_tokens(self) -> int:
+        """Same as `tokens()`: the whole history, the unmanaged baseline."""
+        return self._prefix[-1]
+
+    def sent_tokens(self) -> int:
+        """What `context()` sends: summary plus messages, always <= budget_tokens (106 in the worked example)."""
         return self.window().tokens
+
+    # ------------------------------------------------------------------ the window
 
     def context(self) -> tuple[str, list[Message]]:
         """The summary of older turns ('' if none) and the messages to send verbatim."""
@@ -270,50 +267,154 @@ class ShortTermMemory:
         return window.summary, window.messages
 
     def window(self) -> ContextWindow:
-        """`context()` with the bookkeeping a learner wants to see: what was folded, dropped, cut."""
-        n = len(self._messages)
-        if self._token_prefix[-1] <= self._budget:
-            return ContextWindow("", self.messages, summarized=0, dropped=0, truncated=False)
-        start = _recent_start(self._tokens, self._budget, self._keep_last)
-        recent: list[Message] = [dict(m) for m in self._messages[start:]]  # type: ignore[misc]
-        recent_cost = self._token_prefix[n] - self._token_prefix[start]
-        if recent_cost > self._budget:
-            recent = [_truncate(recent[-1], self._budget)]
-            recent_cost = estimate_tokens(recent[0]["content"])
-        room = self._budget - recent_cost
-        if isinstance(self._summarize, PerMessageSummarizer):
-            summary, lo = self._fold_fast(start, room)
-        else:
-            summary, lo = _fold_slow(self._messages[:start], room, self._summarize)
-        truncated = recent_cost < self._token_prefix[n] - self._token_prefix[start]
-        return ContextWindow(summary, recent, summarized=start - lo, dropped=lo, truncated=truncated)
+        """`context()` with the bookkeeping a learner wants to see: what was folded, dropped, cut.
 
-    def _fold_fast(self, end: int, room: int) -> tuple[str, int]:
-        """Same result as `_fold_slow`, found by binary search over cached piece lengths."""
+        With a rolling summarizer, building the window is when newly evicted messages are folded (one call).
+        """
+        end = self._units[-1] if self._open_calls else len(self._messages)  # a call still waiting is held back
+        held = len(self._messages) - end
+        units = self._units[: bisect.bisect_left(self._units, end)]
+        note_cost = self._count(self._note) if self._note else 0
+        budget = self._budget - note_cost
+        cost = self._cost
+        if cost(0, end) <= budget:
+            start = 0
+        else:
+            first = max(0, end - self._keep_last)
+            u = bisect.bisect_right(units, first) - 1  # the unit holding that message: keep it whole
+            while cost(units[u], end) > budget and u < len(units) - 1:
+                u += 1
+            start = units[u]
+        if self._start_on == "user":
+            u = bisect.bisect_left(units, start)
+            while u < len(units) and self._messages[units[u]]["role"] != "user":
+                u += 1
+            start = units[u] if u < len(units) else end
+        recent = [_copy(m) for m in self._messages[start:end]]
+        truncated = False
+        if cost(start, end) > budget:  # the newest unit alone is over the budget
+            cut = cut_unit(recent, budget, self._count)
+            if cut is None:
+                start, recent = end, []
+            else:
+                recent, truncated = cut, True
+        room = budget - sum(message_tokens(m, self._count) for m in recent)
+        if start == 0:
+            summary, lo = "", 0
+        elif isinstance(self._summarize, RollingSummarizer):
+            summary, lo = self._fold_rolling(start, room), 0
+            if not summary:
+                lo = start
+        else:
+            starts = units[: bisect.bisect_left(units, start)]
+            summary, lo = self._fold(start, room, starts)
+        if self._note:
+            summary = self._note + ("\n" + summary if summary else "")
+        return ContextWindow(summary, recent, summarized=start - lo, dropped=lo, truncated=truncated,
+                             held_back=held, count=self._count)
+
+    def _cost(self, start: int, end: int) -> int:
+        return self._prefix[end] - self._prefix[start]
+
+    def _fold(self, end: int, room: int, starts: list[int]) -> tuple[str, int]:
+        """Fold messages [0, end) into a summary that fits `room`, dropping the oldest units first."""
         summarizer = self._summarize
-        assert isinstance(summarizer, PerMessageSummarizer)
-        for message in self._messages[len(self._pieces) : end]:
+        if not isinstance(summarizer, PerMessageSummarizer):
+            return fold_slow(self._messages[:end], room, summarizer, self._count, starts)
+        for message in self._messages[len(self._pieces): end]:
             piece = summarizer.piece(message)
             self._pieces.append(piece)
             self._piece_prefix.append(self._piece_prefix[-1] + len(piece))
-        sep = len(summarizer.separator)
-        limit = 4 * room  # ceil(chars / 4) <= room  <=>  chars <= 4 * room
+        sep = summarizer.separator
 
-        def chars(start: int) -> int:
-            count = end - start
-            return len(SUMMARY_PREFIX) + self._piece_prefix[end] - self._piece_prefix[start] + sep * (count - 1)
+        def text(start: int) -> str:
+            return SUMMARY_PREFIX + sep.join(self._pieces[start:end])
 
-        # chars(start) only shrinks as start grows, so the first start that fits is found by bisection.
-        lo, hi = 0, end
+        if self._count is estimate_tokens:
+            limit = 4 * room  # ceil(chars / 4) <= room  <=>  chars <= 4 * room
+
+            def fits(start: int) -> bool:
+                chars = len(SUMMARY_PREFIX) + self._piece_prefix[end] - self._piece_prefix[start]
+                return chars + len(sep) * (end - start - 1) <= limit
+        else:
+            def fits(start: int) -> bool:
+                return self._count(text(start)) <= room
+
+        # the summary only shrinks as its start moves on, so the first start that fits is found by bisection;
+        # a real counter is costly on long texts, so search outwards from where the last fold ended
+        if self._count is estimate_tokens:
+            lo, hi = 0, len(starts)
+        else:
+            lo, hi = _gallop(len(starts), lambda i: fits(starts[i]),
+                             bisect.bisect_left(starts, self._fold_start) if self._fold_start else len(starts) - 1)
         while lo < hi:
             mid = (lo + hi) // 2
-            if chars(mid) <= limit:
+            if fits(starts[mid]):
                 hi = mid
             else:
                 lo = mid + 1
-        if lo >= end:
+        while lo < len(starts) and not fits(starts[lo]):  # a counter need not be monotone: check, never trust
+            lo += 1
+        if lo >= len(starts):
             return "", end
-        return SUMMARY_PREFIX + summarizer.separator.join(self._pieces[lo:end]), lo
+        self._fold_start = starts[lo]
+        return text(starts[lo]), starts[lo]
+
+    def _fold_rolling(self, end: int, room: int) -> str:
+        """Rolling mode: fold the newly evicted messages into the running summary in one call."""
+        summarizer = self._summarize
+        assert isinstance(summarizer, RollingSummarizer)
+        target = room - self._count(SUMMARY_PREFIX)
+        if target <= 0:
+            return ""  # no room now; the messages are folded on a later call that has room
+        new = self._messages[self._rolled_upto: end]
+        if new or self._count(SUMMARY_PREFIX + self._rolling) > room:
+            self._rolling = summarizer(self._rolling, [_copy(m) for m in new], max_tokens=target)
+            self._rolled_upto = end
+            if self._count(SUMMARY_PREFIX + self._rolling) > room:  # outgrew its room: re-summarize once
+                self._rolling = summarizer(self._rolling, [], max_tokens=target)
+        if not self._rolling:
+            return ""
+        summary = SUMMARY_PREFIX + self._rolling
+        return summary if self._count(summary) <= room else cut_text(summary, room, self._count)
+
+    # ------------------------------------------------------------------ resetting
+
+    def handoff(self, long_term: Any = None, scope: Any = None, *, max_note_tokens: int | None = None) -> Handoff:
+        """Reset with a written hand-off: a short note of durable facts opens a fresh window.
+
+        The facts go through the write policy; with `long_term` and `scope` they
+        are also promoted to long-term memory (`LongTermMemory.remember`, which applies the policy).
+        """
+        from .handoff import write_handoff
+
+        result = write_handoff(self._messages, self._note, max_note_tokens or max(self._budget // 4, 1),
+                               self._count, long_term, scope)
+        self._reset()
+        self._note = result.note
+        return result
+
+
+def _gallop(n: int, fits: Callable[[int], bool], hint: int) -> tuple[int, int]:
+    """Bounds (lo, hi) of the first i in [0, n) with fits(i), searching outwards from `hint` in doubling steps.
+
+    Assumes fits is monotone (false, then true); the caller checks the answer. hi == n means none fits.
+    """
+    if n == 0:
+        return 0, 0
+    h = min(max(hint, 0), n - 1)
+    step = 1
+    if fits(h):
+        hi = h
+        while h - step >= 0 and fits(h - step):
+            hi = h - step
+            step *= 2
+        return max(h - step + 1, 0), hi
+    lo = h + 1
+    while h + step < n and not fits(h + step):
+        lo = h + step + 1
+        step *= 2
+    return lo, min(h + step, n)
 
 
 def token_curve(
@@ -328,6 +429,6 @@ def token_curve(
     managed: list[int] = []
     for exchange in exchanges:
         memory.extend(exchange)
-        whole.append(memory.history_tokens())
-        managed.append(memory.tokens())
+        whole.append(memory.tokens())
+        managed.append(memory.sent_tokens())
     return whole, managed

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from primer_memory.widgets import budget_view
+from primer_memory.widgets.budget import CONVERSATIONS
 
 from labdriver import open_notebook, problems, run_all_cells, screenshot_panel, set_slider, wait_for_text
 
@@ -35,12 +36,16 @@ def test_01_budget_slider(browser: Any, lab: Any, screenshot_dir: Path) -> None:
         set_slider(page, "pm-turns-slider", 40)
         expected = budget_view(300, 4, 40)  # the pure function the panel displays
         shown = wait_for_text(page, "pm-budget-text", f"{expected.tokens_sent} tokens sent of a budget of 300")
-        assert f"Exchanges gone entirely: {expected.dropped_exchanges}" in shown
+        assert expected.gone_text() in shown
         assert expected.summary in shown
         set_slider(page, "pm-budget-slider", 110)
         set_slider(page, "pm-turns-slider", 6)
         wait_for_text(page, "pm-budget-text", "106 tokens sent of a budget of 110")
         screenshot_panel(page, "pm-panel", screenshot_dir / "01_budget_panel.png")
+        page.locator(".pm-budget-conversation select").first.select_option(label=CONVERSATIONS["tools"])
+        tools = budget_view(110, 4, 6, "tools")
+        shown = wait_for_text(page, "pm-budget-text", f"{tools.tokens_sent} tokens sent of a budget of 110")
+        assert tools.gone_text() in shown and "calls get_invoice" in shown
         assert not problems(page)
     finally:
         page.close()
