@@ -11,6 +11,33 @@ from .policy_scan import _has_letter_and_digit, _literal
 
 
 _PRIVATE_KEY = re.compile(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+_PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BODY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [^\n]*)[ \t]*(?:\n|$)")
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+: ")
+_PUTTY_END = re.compile(r"Private-MAC: [0-9a-fA-F]+")
+
+
+def find_key_block(text: str) -> tuple[int, int] | None:
+    """A PEM or PuTTY private key, header to footer, so redaction masks the body too.
+
+    A paste cut before its footer runs to the last line that still looks like key material
+    (base64 lines, or 'Name: value' headers such as Proc-Type and PuTTY's Public-Lines).
+    """
+    for header, footer in ((_PRIVATE_KEY, _PRIVATE_KEY_END), (_PUTTY, _PUTTY_END)):
+        start_match = header.search(text)
+        if start_match is None:
+            continue
+        end_match = footer.search(text, start_match.end())
+        if end_match is not None:
+            return start_match.start(), end_match.end()
+        end = text.find("\n", start_match.end())
+        if end == -1:
+            return start_match.start(), len(text)
+        pos = end + 1
+        while pos < len(text) and (line := _KEY_BODY_LINE.match(text, pos)) is not None and line.end() > pos:
+            end, pos = line.end(), line.end()
+        return start_match.start(), end if text[end - 1:end] != "\n" else end - 1
+    return None
 _AWS_KEY_ID = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)"
                          r"[A-Z0-9]{16}(?![A-Za-z0-9])")
 _GITHUB = re.compile(r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{60,251})"
@@ -29,7 +56,7 @@ _HUGGINGFACE = re.compile(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
 _JWT = re.compile(r"(eyJ[A-Za-z0-9_-]{8,})\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 _URL_CREDENTIALS = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s:/@?#]+:(?P<password>[^\s/@]+)@[^\s/@?#]+"
+    r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s:/@?#]*:(?P<password>[^\s/@]+)@[^\s/@?#]+"
 )
 
 def _sk_check(match: re.Match[str]) -> bool:

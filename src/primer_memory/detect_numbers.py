@@ -8,17 +8,16 @@ from collections.abc import Iterator
 from .policy_scan import _AFTER_ALNUM, _AFTER_NUMBER, _AFTER_SSN, _AFTER_UNICODE_WORD, Span, _matches, _matches_folded
 
 
+_LUHN_DOUBLE = str.maketrans("0123456789", "0246813579")  # each digit doubled, minus 9 when over 9
+
+
 def luhn_valid(digits: str) -> bool:
     """The Luhn checksum every payment card number carries (one typo in ten slips through)."""
-    if not digits.isdigit():
+    if not digits.isdigit() or not digits.isascii():
         return False
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
+    kept = digits[-1::-2]
+    doubled = digits[-2::-2].translate(_LUHN_DOUBLE)
+    return (sum(map(int, kept)) + sum(map(int, doubled))) % 10 == 0
 
 
 def iban_valid(iban: str) -> bool:
@@ -66,36 +65,67 @@ def _card_issued(digits: str) -> bool:
 
 
 
-_CARD = re.compile(r"\d(?:[ -]?\d){11,22}(?!\w)")
+# Maximal runs of 13+ digits, single spaces or dashes between them; possessive, so a run is read once.
+_CARD_RUN = re.compile(r"(?:\d[ -]?){13,}+")
+_WORD_CHAR = re.compile(r"\w")
 _SSN = re.compile(r"(\d{3})-(\d{2})-(\d{4})(?![\d-])")
 _SSN_TRIGGER = re.compile(r"ssn|social security")
 _SSN_NAMED = re.compile(r"(?:ssn|social security (?:number|no\.?|#))\W{0,5}(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b", re.I)
 _IBAN = re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
 
 def _find_card(text: str) -> Span | None:
-    """Runs of 13-19 digits (grouped by spaces or dashes or not) with an issuer prefix and a valid Luhn sum.
+    """A number in a card layout with an issuer prefix and a valid Luhn sum, not glued to a word or decimal.
 
-    Digits inside a valid IBAN are the account number, not a card, so those runs are left to the IBAN detector.
+    Within a run of digit groups every window in a printed layout is a candidate, so a neighbouring number
+    ("... 1111 2026") cannot hide a card; distinct windows are collected with set() first, so a long run of
+    repeats costs one check. Digits inside a valid IBAN are left to the IBAN detector.
     """
-    ibans: list[Span] | None = None
-    for match in _matches(_CARD, text, _AFTER_NUMBER):
-        if ibans is None:
-            ibans = list(_iban_spans(text))
-        if any(s < match.end() and match.start() < e for s, e in ibans):
-            continue
-        raw = match.group()
-        groups = re.split(r"[ -]", raw)
-        # A run may swallow a neighbouring number ("... 1111 2026"), so try every window of whole groups.
-        offsets, pos = [], match.start()
-        for g in groups:
-            offsets.append(pos)
-            pos += len(g) + 1
-        for i in range(len(groups)):
-            for j in range(len(groups), i, -1):
-                digits = "".join(groups[i:j])
-                if 13 <= len(digits) <= 19 and _card_issued(digits) and luhn_valid(digits):
-                    return offsets[i], offsets[j - 1] + len(groups[j - 1])
+    for run in _CARD_RUN.finditer(text):
+        raw = run.group().rstrip(" -")
+        start = run.start()
+        groups = raw.replace("-", " ").split(" ")  # dashes become spaces: offsets stay the same
+        glued_start = start > 0 and _AFTER_NUMBER.match(text, start - 1) is not None
+        glued_end = start + len(raw) < len(text) and _WORD_CHAR.match(text, start + len(raw)) is not None
+        for span in _card_windows(groups, start, glued_start, glued_end):
+            if not any(s < span[1] and span[0] < e for s, e in _iban_spans(text)):
+                return span
     return None
+
+
+_GROUP4 = re.compile(r"(?<!\d)\d{4}(?!\d)")
+# Printed layouts: groups of four with a short last group (13-19 digits), Amex/Diners 4-6-5 and 4-6-4.
+_LAYOUT_AT = (re.compile(r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,3}(?!\d)"),
+              re.compile(r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,4}(?!\d)"),
+              re.compile(r"\d{4}[ -]\d{6}[ -]\d{4,5}(?!\d)"))
+
+
+def _card_windows(groups: list[str], at: int, glued_start: bool, glued_end: bool) -> Iterator[Span]:
+    """Spans of the valid card numbers among the layout windows of one run of digit groups, in order.
+
+    Candidates start at 4-digit groups (found by a regex, not a Python loop over every group); a window
+    already seen is skipped by its text, so a run of repeats costs one check.
+    """
+    raw = " ".join(groups)
+    if len(groups) == 1:
+        if 13 <= len(raw) <= 19 and not glued_start and not glued_end and _card_issued(raw) and luhn_valid(raw):
+            yield at, at + len(raw)
+        return
+    seen: set[str] = set()
+    for group in _GROUP4.finditer(raw):
+        p = group.start()
+        key = raw[p:p + 24]
+        if key in seen:
+            continue
+        seen.add(key)
+        if p == 0 and glued_start:
+            continue
+        for layout in _LAYOUT_AT:
+            window = layout.match(raw, p)
+            if window is None or (window.end() == len(raw) and glued_end):
+                continue
+            digits = window.group().replace(" ", "")
+            if _card_issued(digits) and luhn_valid(digits):
+                yield at + p, at + window.end()
 
 
 def _ssn_issued(match: re.Match[str]) -> bool:

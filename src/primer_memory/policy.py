@@ -20,11 +20,16 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _PRIVATE_KEY,
-                             _SENDGRID, _SK_KEY, _SLACK, _STRIPE, _URL_CREDENTIALS, _is_url_placeholder, _jwt_check,
-                             _sk_check)
+from . import detect_ids as ids
+from . import detect_vendors as vendors
+from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
+                             _SLACK, _STRIPE, _URL_CREDENTIALS, _is_url_placeholder, _jwt_check, _sk_check,
+                             find_key_block)
+from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
-from .detect_words import _find_password_assignment, _find_password_phrase, _find_secret_assignment
+from .detect_phrases import find_password_phrase
+from .detect_words import _find_password_assignment, _find_secret_assignment
+from .poisoning import find_hidden_text, find_instruction
 from .policy_scan import (_AFTER_ALNUM, _AFTER_SCHEME, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
                           _regex_finder)
 
@@ -75,8 +80,8 @@ Span = tuple[int, int]
 # --------------------------------------------------------------------------- the registry
 
 DETECTORS: tuple[Detector, ...] = (
-    Detector("private_key_block", "a PEM private-key block", _regex_finder(_PRIVATE_KEY),
-             "-----BEGIN RSA PRIVATE KEY-----"),
+    Detector("private_key_block", "a PEM or PuTTY private key", find_key_block,
+             "-----BEGIN RSA PRIVATE KEY----- ... -----END RSA PRIVATE KEY-----, PuTTY-User-Key-File-3: ..."),
     Detector("aws_access_key_id", "an AWS access key id", _regex_finder(_AWS_KEY_ID, not_after=_AFTER_ALNUM),
              "AKIA + 16 characters"),
     Detector("github_token", "a GitHub token", _regex_finder(_GITHUB, not_after=_AFTER_WORD),
@@ -106,12 +111,47 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("iban", "an IBAN (mod-97 valid)", _find_iban, "GB82 WEST 1234 5698 7654 32"),
     Detector("card_number", "a payment card number (Luhn-valid)", _find_card, "4111 1111 1111 1111"),
     Detector("us_ssn", "a US Social Security number", _find_ssn, "078-05-1120"),
-    Detector("password_phrase", "a password, passcode or PIN stated in words", _find_password_phrase,
+    Detector("password_phrase", "a password, passcode, PIN or door code stated in words", find_password_phrase,
              "my VPN password is hunter2"),
     Detector("password_assignment", "a password assigned in config or code", _find_password_assignment,
              "DB_PASSWORD=..."),
     Detector("secret_assignment", "a random-looking secret assigned to a key-like name", _find_secret_assignment,
              "client_secret=<16+ random characters>"),
+    Detector("cli_password", "a password on a command line", find_cli_password,
+             "mysql -pSECRET, --password=..., sshpass -p ..., curl -u user:..."),
+    Detector("credential_file_line", "a .netrc or .pgpass line, or a login/password pair", find_credential_file_line,
+             "machine h login u password p; host:5432:db:user:pw; login: user / pw"),
+    Detector("azure_storage_key", "an Azure storage account key", vendors.find_azure_storage_key,
+             "86 base64 characters + =="),
+    Detector("azure_sas", "an Azure shared access signature", vendors.find_azure_sas, "...&sv=...&sig=..."),
+    Detector("twilio_key", "a Twilio API key", vendors.find_twilio, "SK + 32 hex"),
+    Detector("discord_token", "a Discord bot token", vendors.find_discord_token, "<base64 id>.<6>.<27-38>"),
+    Detector("discord_webhook", "a Discord webhook URL", vendors.find_discord_webhook,
+             "https://discord.com/api/webhooks/<id>/<token>"),
+    Detector("telegram_token", "a Telegram bot token", vendors.find_telegram_token, "<8-10 digits>:AA + 33"),
+    Detector("digitalocean_token", "a DigitalOcean token", vendors.find_digitalocean, "dop_v1_ + 64 hex"),
+    Detector("mailgun_key", "a Mailgun API key", vendors.find_mailgun_key, "key- + 32 hex"),
+    Detector("databricks_token", "a Databricks token", vendors.find_databricks, "dapi + 32 hex"),
+    Detector("age_secret_key", "an age secret key", vendors.find_age_key, "AGE-SECRET-KEY-1 + 58"),
+    Detector("gcp_service_account", "a Google Cloud service-account key file", vendors.find_gcp_service_account,
+             '{"type": "service_account", ...}'),
+    Detector("es_dni", "a Spanish DNI or NIE (check letter valid)", ids.find_es_dni, "12345678Z"),
+    Detector("it_codice_fiscale", "an Italian codice fiscale (check letter valid)", ids.find_it_codice_fiscale,
+             "RSSMRA85T10A562S"),
+    Detector("in_aadhaar", "an Aadhaar number (Verhoeff-valid)", ids.find_in_aadhaar, "2345 6789 0124"),
+    Detector("br_cpf", "a Brazilian CPF (check digits valid)", ids.find_br_cpf, "111.444.777-35"),
+    Detector("ca_sin", "a Canadian SIN (Luhn-valid)", ids.find_ca_sin, "SIN 046 454 286"),
+    Detector("fr_insee", "a French social security number (key valid)", ids.find_fr_insee,
+             "1 85 05 78 006 084 36"),
+    Detector("uk_nino", "a UK National Insurance number", ids.find_uk_nino, "QQ 12 34 56 C"),
+    Detector("passport_number", "a passport number", ids.find_passport, "passport number 123456789"),
+    Detector("prompt_injection", "instructions aimed at the model", find_instruction,
+             "ignore previous instructions; from now on always ...; SYSTEM:",
+             why="a memory is pasted into every future prompt, so it must be a fact, never a command",
+             kind="poisoning"),
+    Detector("hidden_text", "hidden or reordered text (zero-width or bidi control characters)", find_hidden_text,
+             "U+200B, U+202E",
+             why="a memory must read the same to the model and to the person reviewing it", kind="poisoning"),
 )
 
 # Sentences for the notebook's policy panel: the lesson's three, then the cases a keyword regex gets wrong.

@@ -24,14 +24,13 @@ class Detector:
     description: str
     find: Callable[[str], Span | None]
     example: str = ""
+    why: str = "credentials and sensitive identifiers are never written to memory"
+    kind: str = "secret"  # "secret" or "poisoning": which measure in the benchmark it belongs to
 
     @property
     def reason(self) -> str:
         """The refusal text for this detector: built from the description only, never from the input."""
-        return (
-            f"refused: looks like {self.description} (detector: {self.name}); "
-            "credentials and sensitive identifiers are never written to memory"
-        )
+        return f"refused: looks like {self.description} (detector: {self.name}); {self.why}"
 
 
 # --------------------------------------------------------------------------- helpers
