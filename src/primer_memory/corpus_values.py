@@ -9,6 +9,7 @@ valid value here is valid for a detector that checks, and an invalid one is a re
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import random
 import string
@@ -57,6 +58,7 @@ def luhn_digit(body: str) -> str:
     return str(-total % 10)
 
 
+@functools.lru_cache(maxsize=1)
 def _verhoeff_tables() -> tuple[list[list[int]], list[list[int]], list[int]]:
     """The dihedral-group tables of the Verhoeff scheme (Aadhaar's check digit)."""
     d = [[0] * 10 for _ in range(10)]

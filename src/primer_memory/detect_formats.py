@@ -55,9 +55,27 @@ _PACKAGE = re.compile(r"(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,})(?![A-
 _HUGGINGFACE = re.compile(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
 _JWT = re.compile(r"(eyJ[A-Za-z0-9_-]{8,})\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
-_URL_CREDENTIALS = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s:/@?#]*:(?P<password>[^\s/@]+)@[^\s/@?#]+"
-)
+# Found from the "://" (a fixed string), then the scheme is checked backwards: see find_url_credentials.
+_URL_AFTER_SCHEME = re.compile(r"://[^\s:/@?#]{0,256}:(?P<password>[^\s/@]{1,256})@[^\s/@?#]")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}")
+_SCHEME_CHAR = re.compile(r"[A-Za-z0-9+.-]")
+
+
+def find_url_credentials(text: str) -> tuple[int, int] | None:
+    """scheme://user:password@host, any scheme, the user may be empty (redis://:pw@host); placeholders pass."""
+    for match in _URL_AFTER_SCHEME.finditer(text):
+        start = match.start()
+        begin = start
+        while begin > 0 and start - begin < 16 and _SCHEME_CHAR.match(text, begin - 1):
+            begin -= 1
+        if begin > 0 and _SCHEME_CHAR.match(text, begin - 1):
+            continue  # a scheme longer than 16 characters: not one
+        scheme = _SCHEME.search(text, begin, start)
+        if scheme is None or scheme.end() != start:
+            continue
+        if not _is_url_placeholder(match.group("password")):
+            return match.span("password")
+    return None
 
 def _sk_check(match: re.Match[str]) -> bool:
     """OpenAI/Anthropic-style keys hold a long random run; 'sk-learn-extras' does not."""

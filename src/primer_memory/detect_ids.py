@@ -11,33 +11,40 @@ from __future__ import annotations
 import re
 
 from .corpus_values import DNI_LETTERS, codice_fiscale_letter, cpf_complete, luhn_digit, verhoeff_digit
-from .policy_scan import Span, _matches
+from .policy_scan import Span, positions
 
-_AFTER_ALNUM = re.compile(r"[A-Za-z0-9]")
-_DNI = re.compile(r"(?P<num>[XYZ]\d{7}|\d{8})[ -]?(?P<letter>[A-Z])(?![A-Za-z0-9])")
-_CF = re.compile(r"[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
-_AADHAAR = re.compile(r"[2-9]\d{3}(?P<sep>[ -]?)\d{4}(?P=sep)\d{4}(?![\d-])")
-_CPF = re.compile(r"\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)|\d{11}(?!\d)")
-_SIN = re.compile(r"\d{3}(?P<sep>[ -]?)\d{3}(?P=sep)\d{3}(?![\d-])")
-_INSEE = re.compile(r"[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])")
-_NINO = re.compile(r"(?P<prefix>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
+_DNI = re.compile(r"(?<![A-Za-z0-9])(?P<num>[XYZ]\d{7}|\d{8})[ -]?(?P<letter>[A-Z])(?![A-Za-z0-9])")
+_CF = re.compile(r"(?<![A-Za-z0-9])[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
+_AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}(?P<sep>[ -]?)\d{4}(?P=sep)\d{4}(?![\d-])")
+_CPF = re.compile(r"(?<![\d.-])(?:\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)|\d{11}(?!\d))")
+_SIN = re.compile(r"(?<![\d-])\d{3}(?P<sep>[ -]?)\d{3}(?P=sep)\d{3}(?![\d-])")
+_INSEE = re.compile(r"(?<![\dA-Za-z])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])")
+_NINO = re.compile(r"(?<![A-Za-z0-9])(?P<prefix>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
 _NINO_BAD_PREFIX = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
-_PASSPORT = re.compile(
-    r"(?:passport|passeport|pasaporte|passaporto|passaporte|reisepass|paszport|паспорт|パスポート|护照)"
-    r"(?:nummer|nr)?",
-    re.I,
-)
+_PASSPORT_WORDS = ("passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paszport",
+                   "паспорт", "パスポート", "护照")
 _PASSPORT_VALUE = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{6,9}(?![A-Za-z0-9])")
 _NAMES = {
-    "aadhaar": re.compile(r"aadhaa?r|uidai|आधार", re.I),
-    "cpf": re.compile(r"\bcpf\b", re.I),
-    "sin": re.compile(r"\bsin\b|social insurance|assurance sociale|\bnas\b", re.I),
+    "aadhaar": ("aadhaar", "aadhar", "uidai", "आधार"),
+    "cpf": ("cpf",),
+    "sin": ("sin", "social insurance", "assurance sociale", "nas"),
 }
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _named(text: str, kind: str) -> bool:
+    """Whether the identifier's name appears as a word of its own ('SIN' yes, 'using' no)."""
+    for pos in positions(text, _NAMES[kind]):
+        word = next(w for w in _NAMES[kind] if text[pos:pos + len(w)].lower() == w)
+        end = pos + len(word)
+        if not (pos > 0 and _LETTER.match(text, pos - 1)) and not (end < len(text) and _LETTER.match(text, end)):
+            return True
+    return False
 
 
 def find_es_dni(text: str) -> Span | None:
     """Spanish DNI (8 digits) or NIE (X/Y/Z + 7 digits) with the letter DNI_LETTERS[number mod 23]."""
-    for match in _matches(_DNI, text, _AFTER_ALNUM):
+    for match in _DNI.finditer(text):
         num = match.group("num")
         value = int(str("XYZ".index(num[0])) + num[1:]) if num[0] in "XYZ" else int(num)
         if DNI_LETTERS[value % 23] == match.group("letter"):
@@ -47,7 +54,7 @@ def find_es_dni(text: str) -> Span | None:
 
 def find_it_codice_fiscale(text: str) -> Span | None:
     """Italian codice fiscale: 16 characters whose last letter is the checksum of the first 15."""
-    for match in _matches(_CF, text, _AFTER_ALNUM):
+    for match in _CF.finditer(text):
         if codice_fiscale_letter(match.group()[:15]) == match.group()[15]:
             return match.span()
     return None
@@ -56,11 +63,15 @@ def find_it_codice_fiscale(text: str) -> Span | None:
 def find_in_aadhaar(text: str) -> Span | None:
     """Aadhaar: 12 digits, not starting 0 or 1, Verhoeff-valid; grouped 4-4-4, or bare next to the word."""
     named = None
-    for match in _matches(_AADHAAR, text, re.compile(r"[\d-]")):
+    tried: set[str] = set()
+    for match in _AADHAAR.finditer(text):
         digits = re.sub(r"\D", "", match.group())
+        if digits in tried:
+            continue
+        tried.add(digits)
         if verhoeff_digit(digits[:11]) != digits[11]:
             continue
-        if match.group("sep") or (named := named if named is not None else bool(_NAMES["aadhaar"].search(text))):
+        if match.group("sep") or (named := named if named is not None else _named(text, "aadhaar")):
             return match.span()
     return None
 
@@ -68,20 +79,20 @@ def find_in_aadhaar(text: str) -> Span | None:
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
     named = None
-    for match in _matches(_CPF, text, re.compile(r"[\d.-]")):
+    for match in _CPF.finditer(text):
         digits = re.sub(r"\D", "", match.group())
         if len(set(digits)) == 1 or cpf_complete(digits[:9]) != digits:
             continue
-        if "." in match.group() or (named := named if named is not None else bool(_NAMES["cpf"].search(text))):
+        if "." in match.group() or (named := named if named is not None else _named(text, "cpf")):
             return match.span()
     return None
 
 
 def find_ca_sin(text: str) -> Span | None:
     """Canadian SIN: 9 digits, Luhn-valid, not starting 0 or 8, named (SIN, social insurance) in the text."""
-    if _NAMES["sin"].search(text) is None:
+    if not _named(text, "sin"):
         return None
-    for match in _matches(_SIN, text, re.compile(r"[\d-]")):
+    for match in _SIN.finditer(text):
         digits = re.sub(r"\D", "", match.group())
         if digits[0] not in "08" and luhn_digit(digits[:8]) == digits[8]:
             return match.span()
@@ -90,7 +101,7 @@ def find_ca_sin(text: str) -> Span | None:
 
 def find_fr_insee(text: str) -> Span | None:
     """French NIR (numéro de sécurité sociale): 13 characters and a key equal to 97 - (number mod 97)."""
-    for match in _matches(_INSEE, text, re.compile(r"[\dA-Za-z]")):
+    for match in _INSEE.finditer(text):
         compact = match.group().replace(" ", "")
         body = compact[:13].replace("2A", "19").replace("2B", "18")
         if body.isdigit() and 97 - int(body) % 97 == int(compact[13:]):
@@ -100,7 +111,7 @@ def find_fr_insee(text: str) -> Span | None:
 
 def find_uk_nino(text: str) -> Span | None:
     """UK National Insurance number: two allowed letters, six digits, A-D (no checksum in the format)."""
-    for match in _matches(_NINO, text, _AFTER_ALNUM):
+    for match in _NINO.finditer(text):
         if match.group("prefix") not in _NINO_BAD_PREFIX:
             return match.span()
     return None
@@ -108,9 +119,8 @@ def find_uk_nino(text: str) -> Span | None:
 
 def find_passport(text: str) -> Span | None:
     """A passport number: 6-9 capitals and digits (at least two digits) right after the word passport."""
-    for match in _PASSPORT.finditer(text):
-        window_end = min(len(text), match.end() + 30)
-        for value in _PASSPORT_VALUE.finditer(text, match.end(), window_end):
+    for pos in positions(text, _PASSPORT_WORDS):
+        for value in _PASSPORT_VALUE.finditer(text, pos + 5, min(len(text), pos + 45)):
             if sum(c.isdigit() for c in value.group()) >= 2:
                 return value.span()
     return None

@@ -1,49 +1,78 @@
-"""Credentials in command lines and credential files: -pSECRET, --password=..., .netrc, .pgpass, login lines."""
+"""Credentials in command lines and credential files: -pSECRET, --password=..., .netrc, .pgpass, login lines.
+
+Each finder looks for the flag or keyword first (a fixed string, found fast), then reads a bounded
+stretch around it, so the cost stays one pass over the text whatever the input.
+"""
 
 from __future__ import annotations
 
 import re
 
 from .detect_phrases import looks_chosen
-from .policy_scan import _QUOTED, Span, _literal
+from .policy_scan import _QUOTED, Span, _literal, lowered
 
-_MYSQL = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,160}?\s-p(?P<value>[^\s-]\S*)")
-_SSHPASS = re.compile(r"\bsshpass\s+-p\s*(?P<value>\S+)")
-_LOGIN_CMD = re.compile(r"\blogin\b[^\n]{0,160}?\s(?:-p|--password)(?:=|\s+)(?P<value>\S+)")
-_CURL_USER = re.compile(r"\b(?:curl|wget|http)\b[^\n]{0,160}?\s(?:-u|--user)(?:=|\s+)[^\s:]*:(?P<value>[^\s@]+)")
-_LONG_FLAG = re.compile(r"--(?:[a-z0-9]+-)*(?:password|passwd|pass|pwd|token|secret|api-key|apikey)"
-                        r"(?:=(?P<eq>\S+)|[ \t]+(?P<sp>\S+))", re.I)
-_NETRC = re.compile(r"\b(?:machine\s+\S+|default)\s+login\s+\S+\s+password\s+(?P<value>\S+)")
-_PGPASS = re.compile(r"^[^\s:]+:(?:\d+|\*):[^\s:]+:[^\s:]+:(?P<value>\S+)$", re.M)
-_LOGIN_PAIR = re.compile(r"\blogin\s*:?[ \t]+(?P<user>[^\s/]{1,64})[ \t]*/[ \t]*(?P<value>[^\s/]+)", re.I)
+_LINE_BACK = 160  # how far back on the same line the command name may be
+_FLAG_P = re.compile(r"\s-p(?P<value>[^\s-]\S{0,127})")  # mysql -pSECRET (no space)
+_FLAG_P_SPACED = re.compile(r"\s(?:-p|--password)(?:=|[ \t]+)(?P<value>\S{1,128})")
+_FLAG_USER = re.compile(r"\s(?:-u|--user)(?:=|[ \t]+)[^\s:]{0,64}:(?P<value>[^\s@]{1,128})")
+_MYSQL_NAMES = ("mysql", "mysqldump", "mysqladmin", "mariadb")
+_LONG_FLAG = re.compile(r"--(?:[a-z0-9]{1,20}-){0,4}(?:password|passwd|pass|pwd|token|secret|api-key|apikey)"
+                        r"(?:=(?P<eq>\S{1,256})|[ \t]+(?P<sp>\S{1,256}))")
+_NETRC = re.compile(r"(?:machine\s+\S{1,253}|default)\s+login\s+\S{1,128}\s+password\s+(?P<value>\S{1,128})")
+_PGPASS = re.compile(r"^[^\s:]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:(?P<value>\S{3,128})$", re.M)
+_LOGIN_PAIR = re.compile(r"login\s*:?[ \t]+(?P<user>[^\s/]{1,64})[ \t]*/[ \t]*(?P<value>[^\s/]{1,128})")
+_WORD_CHAR = re.compile(r"\w")
 
 
-def _real(raw: str, *, strict: bool) -> bool:
+def _real(raw: str, *, strict: bool = False) -> bool:
     """A literal value (not a placeholder such as <password> or $PW); `strict` also wants it to look chosen."""
     literal = _literal(raw)
     if literal is None:
         return False
-    return looks_chosen(literal) or _QUOTED.match(raw) is not None if strict else len(literal) >= 3
+    if strict:
+        return looks_chosen(literal) or _QUOTED.match(raw) is not None
+    return len(literal) >= 3
+
+
+def _command_before(low: str, pos: int, names: tuple[str, ...]) -> bool:
+    """Whether one of the command `names` appears earlier on the same line, at most _LINE_BACK characters back."""
+    start = max(low.rfind("\n", 0, pos) + 1, pos - _LINE_BACK)
+    stretch = low[start:pos]
+    return any(name in stretch for name in names)
 
 
 def find_cli_password(text: str) -> Span | None:
     """mysql -pSECRET, sshpass -p SECRET, docker login -p SECRET, curl -u user:SECRET, --password=SECRET."""
-    for pattern in (_MYSQL, _SSHPASS, _LOGIN_CMD, _CURL_USER):
-        for match in pattern.finditer(text):
-            if _real(match.group("value"), strict=False):
-                return match.span("value")
-    for match in _LONG_FLAG.finditer(text):
-        if match.group("eq") is not None and _real(match.group("eq"), strict=False):
+    low = lowered(text)
+    for match in _FLAG_P.finditer(text):
+        if _command_before(low, match.start(), _MYSQL_NAMES + ("sshpass",)) and _real(match.group("value")):
+            return match.span("value")
+    for match in _FLAG_P_SPACED.finditer(text):
+        if _command_before(low, match.start(), ("sshpass", "login")) and _real(match.group("value")):
+            return match.span("value")
+    for match in _FLAG_USER.finditer(text):
+        if _command_before(low, match.start(), ("curl", "wget", "http")) and _real(match.group("value")):
+            return match.span("value")
+    judged: set[str] = set()  # a flag repeated with the same value is judged once
+    for match in _LONG_FLAG.finditer(low):
+        key = match.group()
+        if key in judged:
+            continue
+        judged.add(key)
+        if match.group("eq") is not None and _real(text[match.start("eq"):match.end("eq")]):
             return match.span("eq")
-        if match.group("sp") is not None and _real(match.group("sp"), strict=True):
+        if match.group("sp") is not None and _real(text[match.start("sp"):match.end("sp")], strict=True):
             return match.span("sp")
     return None
 
 
 def find_credential_file_line(text: str) -> Span | None:
     """A .netrc entry (machine h login u password p), a .pgpass line (host:port:db:user:password), 'login: u / p'."""
-    for pattern in (_NETRC, _PGPASS, _LOGIN_PAIR):
-        for match in pattern.finditer(text):
-            if _real(match.group("value"), strict=False):
+    low = lowered(text)
+    for pattern, source in ((_NETRC, low), (_PGPASS, text), (_LOGIN_PAIR, low)):
+        for match in pattern.finditer(source):
+            if pattern is not _PGPASS and match.start() > 0 and _WORD_CHAR.match(source, match.start() - 1):
+                continue
+            if _real(text[match.start("value"):match.end("value")]):
                 return match.span("value")
     return None

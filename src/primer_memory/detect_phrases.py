@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .policy_scan import _QUOTED, _TRAILING, Span, _is_variable, _literal
+from .policy_scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, next_word, positions
 
 # Words that describe a password rather than being one: "the password is on the wiki", "... is required".
 _DESCRIPTIVE = frozenset("""
@@ -56,21 +56,22 @@ _STRONG = (r"\s*(?::|=|：|->|=>)|\s+(?:(?:is|was|has\s+been|will\s+be)\s+(?:now
            r"|is\s+now|will\s+be|becomes|is|was)(?=\s)|'s(?=\s)|’s(?=\s)")
 _OTHER = (r"\s+(?:est|ist|lautet|es|é|è|je|jest|wynosi|это|to|—|–|-)(?=\s)|\s*[—–](?=\s)|\s*,(?=\s)"
           r"|\s*(?:は|是|为|為)")
-_VALUE = r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|[^\s"'`“”]+)"""
+_VALUE = r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|[^\s"'`“”]{1,128})"""
 _PHRASE = re.compile(
     rf"(?P<word>{_WORD_RE}){_QUALIFIER}(?:(?P<strong>{_STRONG})|(?P<other>{_OTHER})|(?(qual)(?!)|(?=\s)))\s*{_VALUE}"
-    r"(?:[ \t]+(?P<next>[^\s]+))?",
+    r"(?:[ \t]+(?P<next>[^\s]{1,64}))?",
     re.I,
 )
 # No connector after a qualifier ("пароль от wifi Up6dELT7"): a short qualifier, and a value with a digit or symbol.
 _PHRASE_LOOSE = re.compile(
     rf"(?P<word>{_WORD_RE})\s+(?:for|of|on|at|für|de|du|del|do|da|van|от|для|dla|di)\s+"
-    r"(?!(?:is|est|ist|es|é|è|to|это)\s)\S+(?:\s+(?!(?:is|est|ist|es|é|è|to|это)\s)\S+)?"
-    r"\s+(?P<value>[^\s\"'`“”]*[\d!#$%&*+?@^~][^\s\"'`“”]*)",
+    r"(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40}(?:\s+(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40})?"
+    r"\s+(?P<value>[^\s\"'`“”]{0,64}[\d!#$%&*+?@^~][^\s\"'`“”]{0,64})",
     re.I,
 )
 _NOT_AFTER = re.compile(r"[^\W\u3000-\u9fff\uff00-\uffef]")  # a Latin or Cyrillic word char: '1Password', 'bypass'
-_NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts|l|r)\s+)?\d+(?:[\s,/-]{1,3}(?:(?:left|right|l|r)\s+)?\d+)*[#*]?",
+_NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts|l|r)\s+)?\d{1,12}"
+                            r"(?:[\s,/-]{1,3}(?:(?:left|right|l|r)\s+)?\d{1,12}){0,5}[#*]?",
                             re.I)
 _SYMBOLS = frozenset("!#$%&*+?@^~_")
 
@@ -119,50 +120,70 @@ def _numeric_span(text: str, start: int, strong: bool) -> Span | None:
     digits = sum(c.isdigit() for c in match.group())
     if not (3 if strong else 4) <= digits <= 16:
         return None
-    rest = text[match.end():].split(None, 1)
-    if rest and rest[0].lower().strip(".,;") in _UNITS:
+    if next_word(text, match.end()).lower().strip(".,;") in _UNITS:
         return None
     return match.span()
 
 
+_TRIGGERS = tuple(sorted({w.lower() for w in _ALL_LATIN} | set(_CJK_WORDS)))
+_WINDOW = 400  # a match never reaches further than this from its credential word (every part is bounded)
+
+
 def find_password_phrase(text: str) -> Span | None:
-    """'my VPN password is hunter2', 'mot de passe : ...', 'パスワードは...です', 'door code 4711#'."""
-    for match in _PHRASE.finditer(text):
-        start = match.start()
-        if start > 0 and _NOT_AFTER.match(text, start - 1) and match.group("word")[0].isascii():
-            continue
-        word = match.group("word").lower()
-        strong = match.group("strong") is not None
-        if word in _NUMERIC_WORDS or word in _CJK_NUMERIC:
-            span = _numeric_span(text, match.start("value"), strong)
-            if span is not None:
-                return span
-            continue
-        raw = match.group("value")
-        if (match.group("strong") or "").strip() in (":", "=") and _is_variable(raw.rstrip(_TRAILING), word.replace(" ", "_")):
-            continue  # "password = password" in code passes a variable
-        quoted = _QUOTED.match(raw) is not None
-        value = raw if quoted else _ascii_head(raw.rstrip(_TRAILING))
-        literal = _literal(value)
-        if literal is None:
-            continue
-        english = word in _PASSWORD_WORDS_EN
-        if quoted:
-            secret = True
-        elif english and strong:
-            secret = _value_is_secret(value, match.group("next") or "")
-        else:
-            secret = looks_chosen(literal) or (word in _CJK_WORDS and literal.isdigit() and len(literal) >= 4)
-        if secret:
-            begin = match.start("value")
-            return begin, begin + len(value)
-    for match in _PHRASE_LOOSE.finditer(text):
-        if match.start() > 0 and _NOT_AFTER.match(text, match.start() - 1) and match.group("word")[0].isascii():
-            continue
-        if match.group("word").lower() in _NUMERIC_WORDS:
-            continue
-        value = _ascii_head(match.group("value").rstrip(_TRAILING))
-        literal = _literal(value)
-        if literal is not None and looks_chosen(literal):
-            return match.start("value"), match.start("value") + len(value)
+    """'my VPN password is hunter2', 'mot de passe : ...', 'パスワードは...です', 'door code 4711#'.
+
+    Candidates are where a credential word occurs (str.find); each is judged once per distinct window
+    of text, so long runs of the same words cost one judgement, not one per repeat.
+    """
+    judged: dict[tuple[bool, str], Span | None] = {}
+    for pos in positions(text, _TRIGGERS):
+        glued = pos > 0 and _NOT_AFTER.match(text, pos - 1) is not None
+        window = text[pos:pos + _WINDOW]
+        key = (glued, window)
+        if key not in judged:
+            judged[key] = _judge(window, glued)
+        span = judged[key]
+        if span is not None:
+            return pos + span[0], pos + span[1]
     return None
+
+
+def _judge(window: str, glued: bool) -> Span | None:
+    """The secret's span in `window`, which starts with a credential word, or None."""
+    match = _PHRASE.match(window)
+    if match is not None and not (glued and match.group("word")[0].isascii()):
+        span = _judge_phrase(match)
+        if span is not None:
+            return span
+    loose = _PHRASE_LOOSE.match(window)
+    if loose is None or (glued and loose.group("word")[0].isascii()) or loose.group("word").lower() in _NUMERIC_WORDS:
+        return None
+    value = _ascii_head(loose.group("value").rstrip(_TRAILING))
+    literal = _literal(value)
+    if literal is not None and looks_chosen(literal):
+        return loose.start("value"), loose.start("value") + len(value)
+    return None
+
+
+def _judge_phrase(match: re.Match[str]) -> Span | None:
+    text = match.string
+    word = match.group("word").lower()
+    strong = match.group("strong") is not None
+    if word in _NUMERIC_WORDS or word in _CJK_NUMERIC:
+        return _numeric_span(text, match.start("value"), strong)
+    raw = match.group("value")
+    if (match.group("strong") or "").strip() in (":", "=") and _is_variable(raw.rstrip(_TRAILING),
+                                                                             word.replace(" ", "_")):
+        return None  # "password = password" in code passes a variable
+    quoted = _QUOTED.match(raw) is not None
+    value = raw if quoted else _ascii_head(raw.rstrip(_TRAILING))
+    literal = _literal(value)
+    if literal is None:
+        return None
+    if quoted:
+        secret = True
+    elif word in _PASSWORD_WORDS_EN and strong:
+        secret = _value_is_secret(value, match.group("next") or "")
+    else:
+        secret = looks_chosen(literal) or (word in _CJK_WORDS and literal.isdigit() and len(literal) >= 4)
+    return (match.start("value"), match.start("value") + len(value)) if secret else None

@@ -15,7 +15,7 @@ from .policy_scan import Span, _matches
 _NOT_TOKEN = re.compile(r"[A-Za-z0-9_-]")
 _NOT_B64 = re.compile(r"[A-Za-z0-9+/]")
 
-_SAS_SIG = re.compile(r"\bsig=(?P<sig>[A-Za-z0-9%+/=]{30,})")
+_SAS_SIG = re.compile(r"sig=(?P<sig>[A-Za-z0-9%+/=]{30,})")
 _SAS_FIELDS = re.compile(r"\b(?:sv|se|sp|spr|srt|ss)=")
 _TWILIO = re.compile(r"SK[0-9a-fA-F]{32}(?![0-9A-Za-z])")
 _DISCORD_MIDDLE = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])")
@@ -32,18 +32,15 @@ _GCP_SERVICE_ACCOUNT = re.compile(r"[\"']type[\"']\s*:\s*[\"']service_account[\"
 _HEX = frozenset("0123456789abcdef")
 
 
+_AZURE_KEY = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])")
+
+
 def find_azure_storage_key(text: str) -> Span | None:
     """An Azure storage account key: 64 random bytes in base64, 86 characters then '=='."""
-    pos = 0
-    while (end := text.find("==", pos)) != -1:
-        pos = end + 1
-        start = end - 86
-        if start < 0 or (start > 0 and _NOT_B64.match(text, start - 1)) or _NOT_B64.match(text, end + 2):
-            continue
-        body = text[start:end]
-        if (all(c.isalnum() or c in "+/" for c in body) and any(c.isdigit() for c in body)
-                and any(c.isupper() for c in body) and any(c.islower() for c in body)):
-            return start, end + 2
+    for match in _AZURE_KEY.finditer(text):
+        body = match.group()
+        if any(c.isdigit() for c in body) and any(c.isupper() for c in body) and any(c.islower() for c in body):
+            return match.span()
     return None
 
 

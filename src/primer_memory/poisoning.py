@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .policy_scan import Span
+from .policy_scan import Span, scan_windows
 
 # Rewriting the rules: "ignore previous instructions", in a few languages.
 _OVERRIDE = re.compile(
@@ -53,13 +53,26 @@ _HEADER = re.compile(
 _HIDDEN = re.compile("[\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
 
 
-def find_instruction(text: str) -> Span | None:
-    """Instructions aimed at the model: rule overrides, standing orders, role-play headers."""
+# Every pattern above contains one of these (lowercase); the patterns run only in windows around them.
+_TRIGGERS = (
+    "ignor", "disregard", "forget", "override", "bypass", "vergiss", "olvida", "assistant", "chatbot", "llm",
+    "claude", "gpt", "agent", "model", " ai", "ai,", "ai:", "bot,", "bot:", "the bot", "you are now", "you must",
+    "you will", "you should", "from now on", "future", "ask", "only with", "do not", "your new", "new instruction",
+    "end of", "act as", "pretend", "system", "developer", "##", "<|", "inst]", "<<", "rule", "order", "note to",
+)
+
+
+def _judge(window: str) -> Span | None:
     for pattern in (_HEADER, _OVERRIDE, _ADDRESS):
-        match = pattern.search(text)
+        match = pattern.search(window)
         if match is not None:
             return match.span()
     return None
+
+
+def find_instruction(text: str) -> Span | None:
+    """Instructions aimed at the model: rule overrides, standing orders, role-play headers."""
+    return scan_windows(text, _TRIGGERS, _judge, before=100, after=160)
 
 
 def find_hidden_text(text: str) -> Span | None:

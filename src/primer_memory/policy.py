@@ -23,14 +23,14 @@ from typing import Literal
 from . import detect_ids as ids
 from . import detect_vendors as vendors
 from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
-                             _SLACK, _STRIPE, _URL_CREDENTIALS, _is_url_placeholder, _jwt_check, _sk_check,
-                             find_key_block)
+                             _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block,
+                             find_url_credentials)
 from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
 from .detect_phrases import find_password_phrase
 from .detect_words import _find_password_assignment, _find_secret_assignment
 from .poisoning import find_hidden_text, find_instruction
-from .policy_scan import (_AFTER_ALNUM, _AFTER_SCHEME, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
+from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
                           _regex_finder)
 
 __all__ = [
@@ -105,8 +105,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("jwt", "a JSON Web Token", _regex_finder(_JWT, _jwt_check, not_after=_AFTER_TOKEN),
              "eyJ... . eyJ... . signature"),
     Detector("url_credentials", "a URL with a password in it",
-             _regex_finder(_URL_CREDENTIALS, lambda m: not _is_url_placeholder(m.group("password")), "password",
-                           _AFTER_SCHEME),
+             find_url_credentials,
              "postgres://user:pass@host"),
     Detector("iban", "an IBAN (mod-97 valid)", _find_iban, "GB82 WEST 1234 5698 7654 32"),
     Detector("card_number", "a payment card number (Luhn-valid)", _find_card, "4111 1111 1111 1111"),

@@ -7,6 +7,7 @@ what counts as a literal value rather than a placeholder, a variable or a descri
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -178,3 +179,58 @@ def _high_entropy(value: str) -> bool:
         return False
     return any(not (part.isalpha() or part.isdigit()) for part in _SEGMENT_SPLIT.split(value) if part)
 
+
+
+_NEXT_WORD = re.compile(r"\s*(\S{1,64})")
+
+
+def next_word(text: str, pos: int) -> str:
+    """The word after `pos` (bounded, so a scan never reads to the end of the text for each candidate)."""
+    match = _NEXT_WORD.match(text, pos)
+    return match.group(1) if match else ""
+
+
+@functools.lru_cache(maxsize=4)
+def lowered(text: str) -> str:
+    """`text` in lower case with every position kept (a few characters lengthen when lowered: those stay as they are).
+
+    Cached: every detector of one review() asks for the same text.
+    """
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def positions(text: str, words: tuple[str, ...]) -> list[int]:
+    """Sorted start positions of any of `words` in lowered(text), found with str.find (fast, linear per word)."""
+    low = lowered(text)
+    found: set[int] = set()
+    for word in words:
+        pos = low.find(word)
+        while pos != -1:
+            found.add(pos)
+            pos = low.find(word, pos + 1)
+    return sorted(found)
+
+
+def scan_windows(text: str, triggers: tuple[str, ...], judge: Callable[[str], Span | None],
+                 before: int, after: int) -> Span | None:
+    """Run `judge` on the lowered window around each trigger word, once per distinct window.
+
+    Slow patterns (case-insensitive, many alternatives) then read a few hundred characters per
+    trigger instead of the whole text, and a run of identical windows costs one judgement. A window
+    cut from the middle of the text starts with NUL, so `^` in a judged pattern means the real start.
+    """
+    low = lowered(text)
+    judged: dict[str, Span | None] = {}
+    for pos in positions(text, triggers):
+        start = max(0, pos - before)
+        window = ("\0" if start > 0 else "") + low[start:pos + after]
+        if window not in judged:
+            judged[window] = judge(window)
+        span = judged[window]
+        if span is not None:
+            shift = start - (1 if start > 0 else 0)
+            return span[0] + shift, span[1] + shift
+    return None
