@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 
 from .corpus_values import DNI_LETTERS, codice_fiscale_letter, cpf_complete, luhn_digit, verhoeff_digit
-from .policy_scan import Span, positions
+from .policy_scan import Span, _matches, positions
 
-_DNI = re.compile(r"(?<![A-Za-z0-9])(?P<num>[XYZ]\d{7}|\d{8})[ -]?(?P<letter>[A-Z])(?![A-Za-z0-9])")
-_CF = re.compile(r"(?<![A-Za-z0-9])[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
-_AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}(?P<sep>[ -]?)\d{4}(?P=sep)\d{4}(?![\d-])")
-_CPF = re.compile(r"(?<![\d.-])(?:\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)|\d{11}(?!\d))")
-_SIN = re.compile(r"(?<![\d-])\d{3}(?P<sep>[ -]?)\d{3}(?P=sep)\d{3}(?![\d-])")
-_INSEE = re.compile(r"(?<![\dA-Za-z])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])")
-_NINO = re.compile(r"(?<![A-Za-z0-9])(?P<prefix>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
+_DNI = re.compile(r"(?P<num>[XYZ]\d{7}|\d{8})[ -]?(?P<letter>[A-Z])(?![A-Za-z0-9])")
+_CF = re.compile(r"[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
+_AADHAAR = re.compile(r"[2-9]\d{3}(?P<sep>[ -]?)\d{4}(?P=sep)\d{4}(?![\d-])")
+_CPF = re.compile(r"(?:\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)|\d{11}(?!\d))")
+_SIN = re.compile(r"\d{3}(?P<sep>[ -]?)\d{3}(?P=sep)\d{3}(?![\d-])")
+_INSEE = re.compile(r"[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])")
+_NINO = re.compile(r"(?P<prefix>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
 _NINO_BAD_PREFIX = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 _PASSPORT_WORDS = ("passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paszport",
                    "паспорт", "パスポート", "护照")
@@ -30,6 +30,7 @@ _NAMES = {
     "sin": ("sin", "social insurance", "assurance sociale", "nas"),
 }
 _LETTER = re.compile(r"[^\W\d_]")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 def _named(text: str, kind: str) -> bool:
@@ -44,7 +45,7 @@ def _named(text: str, kind: str) -> bool:
 
 def find_es_dni(text: str) -> Span | None:
     """Spanish DNI (8 digits) or NIE (X/Y/Z + 7 digits) with the letter DNI_LETTERS[number mod 23]."""
-    for match in _DNI.finditer(text):
+    for match in _matches(_DNI, text, _ALNUM):
         num = match.group("num")
         value = int(str("XYZ".index(num[0])) + num[1:]) if num[0] in "XYZ" else int(num)
         if DNI_LETTERS[value % 23] == match.group("letter"):
@@ -54,7 +55,7 @@ def find_es_dni(text: str) -> Span | None:
 
 def find_it_codice_fiscale(text: str) -> Span | None:
     """Italian codice fiscale: 16 characters whose last letter is the checksum of the first 15."""
-    for match in _CF.finditer(text):
+    for match in _matches(_CF, text, _ALNUM):
         if codice_fiscale_letter(match.group()[:15]) == match.group()[15]:
             return match.span()
     return None
@@ -64,7 +65,7 @@ def find_in_aadhaar(text: str) -> Span | None:
     """Aadhaar: 12 digits, not starting 0 or 1, Verhoeff-valid; grouped 4-4-4, or bare next to the word."""
     named = None
     tried: set[str] = set()
-    for match in _AADHAAR.finditer(text):
+    for match in _matches(_AADHAAR, text, re.compile(r"[\d-]")):
         digits = re.sub(r"\D", "", match.group())
         if digits in tried:
             continue
@@ -79,7 +80,7 @@ def find_in_aadhaar(text: str) -> Span | None:
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
     named = None
-    for match in _CPF.finditer(text):
+    for match in _matches(_CPF, text, re.compile(r"[\d.-]")):
         digits = re.sub(r"\D", "", match.group())
         if len(set(digits)) == 1 or cpf_complete(digits[:9]) != digits:
             continue
@@ -92,7 +93,7 @@ def find_ca_sin(text: str) -> Span | None:
     """Canadian SIN: 9 digits, Luhn-valid, not starting 0 or 8, named (SIN, social insurance) in the text."""
     if not _named(text, "sin"):
         return None
-    for match in _SIN.finditer(text):
+    for match in _matches(_SIN, text, re.compile(r"[\d-]")):
         digits = re.sub(r"\D", "", match.group())
         if digits[0] not in "08" and luhn_digit(digits[:8]) == digits[8]:
             return match.span()
@@ -101,7 +102,7 @@ def find_ca_sin(text: str) -> Span | None:
 
 def find_fr_insee(text: str) -> Span | None:
     """French NIR (numéro de sécurité sociale): 13 characters and a key equal to 97 - (number mod 97)."""
-    for match in _INSEE.finditer(text):
+    for match in _matches(_INSEE, text, re.compile(r"[\dA-Za-z]")):
         compact = match.group().replace(" ", "")
         body = compact[:13].replace("2A", "19").replace("2B", "18")
         if body.isdigit() and 97 - int(body) % 97 == int(compact[13:]):
@@ -111,7 +112,7 @@ def find_fr_insee(text: str) -> Span | None:
 
 def find_uk_nino(text: str) -> Span | None:
     """UK National Insurance number: two allowed letters, six digits, A-D (no checksum in the format)."""
-    for match in _NINO.finditer(text):
+    for match in _matches(_NINO, text, _ALNUM):
         if match.group("prefix") not in _NINO_BAD_PREFIX:
             return match.span()
     return None

@@ -234,3 +234,20 @@ def scan_windows(text: str, triggers: tuple[str, ...], judge: Callable[[str], Sp
             shift = start - (1 if start > 0 else 0)
             return span[0] + shift, span[1] + shift
     return None
+
+
+_DIGIT = re.compile(r"\d")
+
+
+@functools.lru_cache(maxsize=4)
+def has_digit(text: str) -> bool:
+    """Whether `text` holds any digit: detectors of numbers skip digit-free text with this one cached scan."""
+    return _DIGIT.search(text) is not None
+
+
+def needs_digit(find: Callable[[str], Span | None]) -> Callable[[str], Span | None]:
+    """A finder that returns None at once for text without a digit (cards, ids and codes all have digits)."""
+    @functools.wraps(find)
+    def wrapped(text: str) -> Span | None:
+        return find(text) if has_digit(text) else None
+    return wrapped
