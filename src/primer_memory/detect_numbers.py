@@ -151,22 +151,28 @@ def _find_iban(text: str) -> Span | None:
 
 
 def _iban_spans(text: str) -> Iterator[Span]:
+    """Every valid IBAN, in order; a repeated candidate is checked once (its length within the match is cached)."""
+    judged: dict[str, int | None] = {}
     for match in _matches(_IBAN, text, _AFTER_ALNUM):
         raw = match.group()
-        country = raw[:2].upper()
-        length = _IBAN_LENGTHS.get(country)
-        if length is None:
-            continue
-        compact_len, end = 0, match.start()
-        for k, ch in enumerate(raw):  # cut the match where it reaches the country's length
-            if ch != " ":
-                compact_len += 1
-            if compact_len == length:
-                end = match.start() + k + 1
-                break
-        else:
-            continue
-        if iban_valid(text[match.start():end]):
-            yield match.start(), end
+        if raw not in judged:
+            judged[raw] = _iban_length_in(raw)
+        cut = judged[raw]
+        if cut is not None:
+            yield match.start(), match.start() + cut
+
+
+def _iban_length_in(raw: str) -> int | None:
+    """How many characters of `raw` make a valid IBAN (cut where the country's length is reached), or None."""
+    length = _IBAN_LENGTHS.get(raw[:2].upper())
+    if length is None:
+        return None
+    compact_len = 0
+    for k, ch in enumerate(raw):
+        if ch != " ":
+            compact_len += 1
+        if compact_len == length:
+            return k + 1 if iban_valid(raw[:k + 1]) else None
+    return None
 
 
