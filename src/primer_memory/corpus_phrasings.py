@@ -142,7 +142,8 @@ HARMLESS: dict[str, tuple[str, ...]] = {
     ),
     "tokens and keys as words": (
         "The token budget is 300.", "Our token budget is 8k per call.", "max_tokens=512 keeps answers short.",
-        "token_budget: 4000", "Tokens are estimated as characters divided by four.", "The token expires after one hour.",
+        "token_budget: 4000", "Tokens are estimated as characters divided by four.",
+        "The token expires after one hour.",
         "Rotate the GitHub token every 30 days.", "Use a bearer token in the Authorization header.",
         "Key result 2: reduce days sales outstanding to 45.", "KR1: close the books by day 5.",
         "Key results are reviewed every quarter.", "Our key account manager at Globex is Bob.",

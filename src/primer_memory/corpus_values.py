@@ -153,7 +153,8 @@ def fake_sin(rng: random.Random) -> str:
 def fake_insee(rng: random.Random) -> str:
     """French NIR: sex, year, month, department, commune, order, then the key 97 - (n mod 97)."""
     sex, year, month = rng.choice("12"), f"{rng.randrange(100):02d}", f"{rng.randrange(1, 13):02d}"
-    dept, commune, order = f"{rng.randrange(1, 96):02d}", f"{rng.randrange(1, 1000):03d}", f"{rng.randrange(1, 1000):03d}"
+    dept, commune = f"{rng.randrange(1, 96):02d}", f"{rng.randrange(1, 1000):03d}"
+    order = f"{rng.randrange(1, 1000):03d}"
     n = sex + year + month + dept + commune + order
     key = f"{97 - int(n) % 97:02d}"
     return rng.choice([f"{sex} {year} {month} {dept} {commune} {order} {key}", n + key])

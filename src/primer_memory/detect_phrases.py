@@ -49,7 +49,8 @@ _CJK_NUMERIC = frozenset({"暗証番号"})
 _ALL_LATIN = sorted(_PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS, key=len, reverse=True)
 _WORD_RE = ("(?:" + "|".join(re.escape(w) for w in _ALL_LATIN) + r")(?![\w])|(?:"
             + "|".join(re.escape(w) for w in _CJK_WORDS) + ")")
-_QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|voor|от|для|"
+_QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|"
+              r"voor|от|для|"
               r"dla|di)\s+[^\n:=,]{1,40}?"
               r"|\s+(?:i|we|you|she|he|they)\s+[\w ]{1,25}?))?")
 _STRONG = (r"\s*(?::|=|：|->|=>)|\s+(?:(?:is|was|has\s+been|will\s+be)\s+(?:now\s+)?(?:changed|set|reset|updated)\s+to"

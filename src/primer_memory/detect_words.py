@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from .detect_phrases import _value_is_secret
-from .policy_scan import (_AFTER_UNICODE_WORD, _QUOTED, _TRAILING, Span, _high_entropy, _is_variable, _key_before,
-                          _literal, _matches, _matches_folded, next_word)
+from .policy_scan import (_AFTER_UNICODE_WORD, _TRAILING, Span, _high_entropy, _is_variable, _key_before,
+                          _literal, _matches_folded, next_word)
 
 
 

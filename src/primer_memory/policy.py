@@ -2,15 +2,17 @@
 
 Memory is read back into every future prompt and every export, so the code,
 not the model, decides what is written. Small talk is skipped; anything that
-looks like a credential or a sensitive identifier is refused.
+looks like a credential, a sensitive identifier, or an instruction aimed at the
+model (memory poisoning) is refused.
 
-A single keyword regex ("password|token|secret") both misses real keys (an AWS
-key id contains none of those words) and refuses harmless sentences ("the token
-budget is 300"). Instead each known credential format has its own detector, and
-the checks that can be exact are exact (Luhn for card numbers, mod-97 for IBANs,
-a JSON header for JWTs). The detectors live in one registry, `DETECTORS`, so a
-notebook can show them as a table. A refusal names the detector that fired; its
-reason is a fixed sentence per detector, so it can never repeat the secret.
+A single keyword regex ("password|token|secret") both misses real keys and
+refuses harmless sentences ("the token budget is 300"). Instead each format has
+its own detector, with the check its specification gives where it has one; the
+detectors live in modules by idea (detect_formats, detect_vendors, detect_numbers,
+detect_ids, detect_phrases, detect_lines, detect_words, poisoning) and are listed in
+one registry, `DETECTORS`. A refusal names the detector that fired; its reason is
+a fixed sentence per detector, so it can never repeat the secret. How well this
+does on text it was not tuned on is measured in benchmarks/bench_policy.py.
 """
 
 
@@ -127,7 +129,8 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("discord_token", "a Discord bot token", vendors.find_discord_token, "<base64 id>.<6>.<27-38>"),
     Detector("discord_webhook", "a Discord webhook URL", vendors.find_discord_webhook,
              "https://discord.com/api/webhooks/<id>/<token>"),
-    Detector("telegram_token", "a Telegram bot token", needs_digit(vendors.find_telegram_token), "<8-10 digits>:AA + 33"),
+    Detector("telegram_token", "a Telegram bot token", needs_digit(vendors.find_telegram_token),
+             "<8-10 digits>:AA + 33"),
     Detector("digitalocean_token", "a DigitalOcean token", vendors.find_digitalocean, "dop_v1_ + 64 hex"),
     Detector("mailgun_key", "a Mailgun API key", vendors.find_mailgun_key, "key- + 32 hex"),
     Detector("databricks_token", "a Databricks token", vendors.find_databricks, "dapi + 32 hex"),
@@ -135,7 +138,8 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("gcp_service_account", "a Google Cloud service-account key file", vendors.find_gcp_service_account,
              '{"type": "service_account", ...}'),
     Detector("es_dni", "a Spanish DNI or NIE (check letter valid)", needs_digit(ids.find_es_dni), "12345678Z"),
-    Detector("it_codice_fiscale", "an Italian codice fiscale (check letter valid)", needs_digit(ids.find_it_codice_fiscale),
+    Detector("it_codice_fiscale", "an Italian codice fiscale (check letter valid)",
+             needs_digit(ids.find_it_codice_fiscale),
              "RSSMRA85T10A562S"),
     Detector("in_aadhaar", "an Aadhaar number (Verhoeff-valid)", needs_digit(ids.find_in_aadhaar), "2345 6789 0124"),
     Detector("br_cpf", "a Brazilian CPF (check digits valid)", needs_digit(ids.find_br_cpf), "111.444.777-35"),

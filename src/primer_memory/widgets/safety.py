@@ -48,7 +48,11 @@ class AttackView:
                 f"<code>{html.escape(self.query)}</code></p><div style='display:flex;gap:16px'>"
                 f"{column('GlobalIndexStore (the wrong design)', self.naive)}"
                 f"{column('LongTermMemory (partitioned)', self.partitioned)}</div>"
-                f"<p>{' '.join(html.escape(m, quote=False) if i else m for i, m in enumerate(self.messages()))}</p></div>")
+                f"<p>{self._verdicts_html()}</p></div>")
+
+    def _verdicts_html(self) -> str:
+        first, second = self.messages()  # the first carries its own markup; the second is plain text
+        return f"{first} {html.escape(second, quote=False)}"
 
     def messages(self) -> list[str]:
         """The verdict sentences under the columns; each is true of the rows above it (tested over a grid)."""
@@ -110,8 +114,9 @@ def attack_panel(partitioned: Any = None, naive: Any = None) -> Any:
         try:
             text.value = attack_view(partitioned, naive, Scope(tenant_id, user_id), query.value).html()
         except Exception as error:  # a callback must never raise into the front end, nor leave a stale result
-            text.value = (f"<div class='pm-attack-view'><p><b>Could not run this query</b> "
-                          f"({html.escape(type(error).__name__)}: {html.escape(str(error))}); nothing is shown.</p></div>")
+            reason = f"{html.escape(type(error).__name__)}: {html.escape(str(error))}"
+            text.value = (f"<div class='pm-attack-view'><p><b>Could not run this query</b> ({reason}); "
+                          f"nothing is shown.</p></div>")
 
     def choose(_change: object = None) -> None:
         (tenant_id, user_id), preset_query = ADVERSARIAL_QUERIES[preset.value]
