@@ -112,7 +112,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("iban", "an IBAN (mod-97 valid)", needs_digit(_find_iban), "GB82 WEST 1234 5698 7654 32"),
     Detector("card_number", "a payment card number (Luhn-valid)", needs_digit(_find_card), "4111 1111 1111 1111"),
     Detector("us_ssn", "a US Social Security number", needs_digit(_find_ssn), "078-05-1120"),
-    Detector("password_phrase", "a password, passcode, PIN or door code stated in words", find_password_phrase,
+    Detector("password_phrase", "a password, passcode or PIN stated in words", find_password_phrase,
              "my VPN password is hunter2"),
     Detector("password_assignment", "a password assigned in config or code", _find_password_assignment,
              "DB_PASSWORD=..."),
