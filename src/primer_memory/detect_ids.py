@@ -15,8 +15,18 @@ from .policy_scan import Span, _matches, positions
 
 _DNI = re.compile(r"(?P<num>[XYZ]\d{7}|\d{8})[ -]?(?P<letter>[A-Z])(?![A-Za-z0-9])")
 _CF = re.compile(r"[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
-_AADHAAR = re.compile(r"[2-9]\d{3}(?P<sep>[ -]?)\d{4}(?P=sep)\d{4}(?![\d-])")
-_CPF = re.compile(r"(?:\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)|\d{11}(?!\d))")
+_AADHAAR = re.compile(r"[2-9]\d{3}(?P<sep>[ -])\d{4}(?P=sep)\d{4}(?![\d-])")  # grouped 4-4-4
+_CPF = re.compile(r"\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")  # printed 000.000.000-00
+# Bare numbers are read as whole digit runs (each run once, so a long run costs one pass), then measured.
+_RUN = re.compile(r"\d{11,}")
+_RUN_EDGE = re.compile(r"[\d.-]")
+
+
+def _bare_runs(text: str, length: int) -> list[re.Match[str]]:
+    """Runs of exactly `length` digits with no digit, dot or dash glued to either end."""
+    return [m for m in _RUN.finditer(text) if len(m.group()) == length
+            and not (m.start() > 0 and _RUN_EDGE.match(text, m.start() - 1))
+            and not _RUN_EDGE.match(text, m.end())]
 _SIN = re.compile(r"\d{3}(?P<sep>[ -]?)\d{3}(?P=sep)\d{3}(?![\d-])")
 _INSEE = re.compile(r"[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])")
 _NINO = re.compile(r"(?P<prefix>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
@@ -63,30 +73,28 @@ def find_it_codice_fiscale(text: str) -> Span | None:
 
 def find_in_aadhaar(text: str) -> Span | None:
     """Aadhaar: 12 digits, not starting 0 or 1, Verhoeff-valid; grouped 4-4-4, or bare next to the word."""
-    named = None
     tried: set[str] = set()
     for match in _matches(_AADHAAR, text, re.compile(r"[\d-]")):
-        digits = re.sub(r"\D", "", match.group())
-        if digits in tried:
-            continue
-        tried.add(digits)
-        if verhoeff_digit(digits[:11]) != digits[11]:
-            continue
-        if match.group("sep") or (named := named if named is not None else _named(text, "aadhaar")):
+        grouped = match.group()
+        if grouped in tried:
+            continue  # a repeat: judged already
+        tried.add(grouped)
+        digits = grouped[:4] + grouped[5:9] + grouped[10:]
+        if verhoeff_digit(digits[:11]) == digits[11]:
             return match.span()
-    return None
+    bare = [m for m in _bare_runs(text, 12) if m.group()[0] in "23456789"
+            and verhoeff_digit(m.group()[:11]) == m.group()[11]]
+    return bare[0].span() if bare and _named(text, "aadhaar") else None
 
 
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
-    named = None
     for match in _matches(_CPF, text, re.compile(r"[\d.-]")):
         digits = re.sub(r"\D", "", match.group())
-        if len(set(digits)) == 1 or cpf_complete(digits[:9]) != digits:
-            continue
-        if "." in match.group() or (named := named if named is not None else _named(text, "cpf")):
+        if len(set(digits)) > 1 and cpf_complete(digits[:9]) == digits:
             return match.span()
-    return None
+    bare = [m for m in _bare_runs(text, 11) if len(set(m.group())) > 1 and cpf_complete(m.group()[:9]) == m.group()]
+    return bare[0].span() if bare and _named(text, "cpf") else None
 
 
 def find_ca_sin(text: str) -> Span | None:

@@ -44,15 +44,13 @@ def _command_before(low: str, pos: int, names: tuple[str, ...]) -> bool:
 def find_cli_password(text: str) -> Span | None:
     """mysql -pSECRET, sshpass -p SECRET, docker login -p SECRET, curl -u user:SECRET, --password=SECRET."""
     low = lowered(text)
-    for match in _FLAG_P.finditer(text):
-        if _command_before(low, match.start(), _MYSQL_NAMES + ("sshpass",)) and _real(match.group("value")):
-            return match.span("value")
-    for match in _FLAG_P_SPACED.finditer(text):
-        if _command_before(low, match.start(), ("sshpass", "login")) and _real(match.group("value")):
-            return match.span("value")
-    for match in _FLAG_USER.finditer(text):
-        if _command_before(low, match.start(), ("curl", "wget", "http")) and _real(match.group("value")):
-            return match.span("value")
+    for pattern, names in ((_FLAG_P, _MYSQL_NAMES + ("sshpass",)), (_FLAG_P_SPACED, ("sshpass", "login")),
+                           (_FLAG_USER, ("curl", "wget", "http"))):
+        if not any(name in low for name in names):
+            continue  # no such command anywhere: its flags are someone else's (ssh -p 22, docker -p 8080)
+        for match in pattern.finditer(text):
+            if _command_before(low, match.start(), names) and _real(match.group("value")):
+                return match.span("value")
     judged: set[str] = set()  # a flag repeated with the same value is judged once
     for match in _LONG_FLAG.finditer(low):
         key = match.group()
