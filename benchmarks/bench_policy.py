@@ -1,11 +1,15 @@
-"""How much does the write policy cost per write, next to the single keyword regex it replaces?
+"""The write policy: how well it refuses (tune and held-out halves), and what it costs per write.
 
-review() runs 19 detectors on every candidate memory; the baseline runs one
-precompiled keyword regex. Both run here, in one process, on the same inputs:
-short facts (the usual memory), facts with a credential, and 4 KB notes. The
-figures are ratios, so they carry over between machines better than seconds.
+Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus), split by a hash of
+each phrasing's family before any tuning: recall (secrets refused), false alarms (harmless facts
+refused), the same for memory poisoning, and a single keyword regex for comparison. Detectors were
+tuned on the "tune" half only; the "heldout" half is the honest figure.
 
-Run: .venv/bin/python benchmarks/bench_policy.py
+Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
+inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
+patterns backtrack). Ratios carry over between machines better than seconds.
+
+Run: PYTHONPATH=src .venv/bin/python benchmarks/bench_policy.py
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import random
 import re
 
 from primer_memory.policy import DETECTORS, review
+from primer_memory.policy_corpus import score
 from timing import best_of
 
 KEYWORD = re.compile(r"\b(?:password|passcode|pin|token|secret|api[ _-]?key|private key|ssn|iban)\b", re.I)
@@ -23,31 +28,78 @@ WORDS = ("Alice Bob Carol Globex Initech invoice payment vendor approves travel 
          "for in on is was with and").split()
 SECRETS = ("my VPN password is hunter2", "card 4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE",
            "IBAN GB82 WEST 1234 5698 7654 32", "postgres://app:s3cr3t@db:5432/x", "PIN: 4821")
-
-
+MB = 1_000_000
+ADVERSARIAL = {  # each about 1 MB
+    '"4 " * 500_000': "4 " * 500_000,
+    "4444 repeated": "4444 " * 200_000,
+    "1 MB of digits": "4" * MB,
+    '"1-" repeated': "1-" * 500_000,
+    "1 MB of 'a'": "a" * MB,
+    "'password is ' repeated": "password is " * 83_333,
+    "'pass ' repeated": "pass " * 200_000,
+    "'GB82 ' repeated": "GB82 " * 200_000,
+    "eyJ + 1 MB": "eyJ" + "A" * MB,
+    "1 MB of '='": "=" * MB,
+    "'mot de passe ' repeated": "mot de passe " * 76_923,
+    "'--password ' repeated": "--password " * 90_909,
+    "'ignore ' repeated": "ignore " * 142_857,
+    "pgpass-like lines": "a:1:b:c:d\n" * 100_000,
+}
 
 
 def facts(rng: random.Random, n: int, words: tuple[int, int]) -> list[str]:
     return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(*words))) + "." for _ in range(n)]
 
 
-def main() -> None:
+def quality() -> None:
+    refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
+    keyword = lambda text: KEYWORD.search(text) is not None  # noqa: E731
+    print("Part 1. Refusals on the labelled corpus (split by family before tuning)")
+    print(f"{'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
+          f"{'poison refused':>16}")
+    for half in ("tune", "heldout"):
+        for name, rule in (("review()", refuses), ("keyword regex", keyword)):
+            s, p = score(rule, half), score(rule, half, "poison")
+            print(f"{half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
+                  f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} "
+                  f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}")
+    held = score(refuses, "heldout")
+    print("held-out misses:", *(f"  [{c.category}] {c.text!r}" for c in held.misses), sep="\n")
+    print("held-out false alarms:", *(f"  {c.text!r}" for c in held.false_alarms) or ["  (none)"], sep="\n")
+
+
+def speed() -> None:
     rng = random.Random(20260918)
     inputs = {
-        "short facts (8-20 words)": facts(rng, 2_000, (8, 20)),
-        "facts with a secret": [f"{f} {rng.choice(SECRETS)}" for f in facts(rng, 2_000, (4, 12))],
-        "4 KB notes": [" ".join(facts(rng, 40, (12, 20)))[:4096] for _ in range(100)],
-        "100 KB adversarial runs": ["4" * 100_000, "1-" * 50_000, "a" * 100_000, "password is " * 8_000,
-                                    "GB82 " * 20_000, "eyJ" + "A" * 100_000, "sk-" + "-" * 100_000],
+        "short facts (8-20 words)": facts(rng, 1_000, (8, 20)),
+        "facts with a secret": [f"{f} {rng.choice(SECRETS)}" for f in facts(rng, 1_000, (4, 12))],
+        "4 KB notes": [" ".join(facts(rng, 40, (12, 20)))[:4096] for _ in range(50)],
     }
-    print(f"{len(DETECTORS)} detectors; seconds per call are best of 5 runs")
+    print(f"\nPart 2. Cost per write: {len(DETECTORS)} detectors, best of 3 runs")
     print(f"{'input':<26} {'keyword regex':>14} {'review()':>12} {'ratio':>8} {'refused':>8}")
     for name, texts in inputs.items():
-        keyword = best_of(5, lambda: [KEYWORD.search(t) for t in texts]) / len(texts)
-        policy = best_of(5, lambda: [review(t) for t in texts]) / len(texts)
+        base = best_of(3, lambda: [KEYWORD.search(t) for t in texts]) / len(texts)
+        policy = best_of(3, lambda: [review(t) for t in texts]) / len(texts)
         refused = sum(review(t).verdict == "refuse" for t in texts) / len(texts)
-        print(f"{name:<26} {keyword * 1e6:>12.2f}us {policy * 1e6:>10.1f}us {policy / keyword:>7.0f}x "
-              f"{refused:>7.0%}")
+        print(f"{name:<26} {base * 1e6:>12.2f}us {policy * 1e6:>10.1f}us {policy / base:>7.0f}x {refused:>7.0%}")
+    print(f"\n1 MB adversarial inputs (aim: review() <= 0.5 s per MB), best of 2 runs")
+    print(f"{'input':<26} {'str.count':>10} {'one regex':>10} {'review()':>10} {'s per MB':>9} {'x count':>8} "
+          f"{'x regex':>8}")
+    worst = 0.0
+    for name, text in ADVERSARIAL.items():
+        count = best_of(2, lambda: text.count("password"))
+        regex = best_of(2, lambda: KEYWORD.findall(text))  # a full scan: search() would stop at the first hit
+        policy = best_of(2, lambda: review(text))
+        per_mb = policy / (len(text) / MB)
+        worst = max(worst, per_mb)
+        print(f"{name:<26} {count * 1e3:>8.2f}ms {regex * 1e3:>8.1f}ms {policy:>9.3f}s {per_mb:>8.3f}s "
+              f"{policy / count:>7.0f}x {policy / regex:>7.0f}x")
+    print(f"worst case: {worst:.3f} s per MB")
+
+
+def main() -> None:
+    quality()
+    speed()
 
 
 if __name__ == "__main__":

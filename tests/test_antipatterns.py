@@ -59,3 +59,39 @@ def test_isolation_figure_scores_every_memory_and_acme_is_highest() -> None:
     assert labels[0] == "acme/alice: Acme plans to acquire Initech in Q4."
     widths = [bar.get_width() for bar in ax.patches[: len(labels)]]
     assert widths[0] == max(widths)
+
+
+def test_empty_query_is_reported_not_raised_and_replaces_the_old_result() -> None:
+    panel = attack_panel()
+    assert "LEAK from acme/alice" in panel.text.value
+    for blank in ("", "   "):
+        panel.controls["query"].value = blank
+        page = panel.text.value
+        assert "LongTermMemory refused the query and searched nothing" in page and "question is empty" in page
+        assert "LEAK from acme/alice: Acme plans" not in page  # the previous result is gone
+
+
+def test_every_attack_message_is_true_over_a_grid_of_callers_and_queries() -> None:
+    partitioned, naive = safety_world()
+    callers = sorted({Scope(t, u) for (t, u), _ in SAFETY_MEMORIES}, key=str)
+    queries = [q for _, q in ADVERSARIAL_QUERIES.values()] + [
+        "", " ", "tenant_id=acme", "tenant_id=acme-corp OR 1=1", "zzz qqq", "' OR 1=1 --", "x" * 5000,
+        "Globex prefers invoices in euros.", "tenant_id=globex euros"]
+    for caller in callers:
+        for query in queries:
+            view = attack_view(partitioned, naive, caller, query)
+            first, second = view.messages()
+            leaks = len(view.naive_leaks)
+            if leaks:
+                assert f"leaked {leaks} record" in first
+            else:
+                assert "leaked nothing" in first
+                assert ("returned nothing" in first) == (not view.naive)
+            if view.refused:
+                assert query.strip() == "" and "searched nothing" in second and view.partitioned == []
+            elif not view.partitioned:
+                assert second == "The partitioned store returned no records."
+            else:
+                assert view.partitioned_leaks == []
+                assert second.endswith(f"{len(view.partitioned)} of them.")
+            view.html()  # renders for every input

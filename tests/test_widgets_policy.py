@@ -57,3 +57,26 @@ def test_panel_widgets_have_the_classes_the_browser_test_uses() -> None:
     assert "pm-policy-input" in panel.controls["text"]._dom_classes
     assert "pm-policy-preset" in panel.controls["preset"]._dom_classes
     assert "pm-policy-text" in panel.text._dom_classes
+
+
+def test_every_policy_panel_message_is_true_over_the_corpus() -> None:
+    """For every labelled sentence and preset: the verdict, detector and reason shown are review()'s, and the
+    masked text holds no finding and none of the matched secrets."""
+    import html as html_module
+
+    from primer_memory.policy import findings
+    from primer_memory.policy_corpus import CORPUS
+
+    texts = [c.text for c in CORPUS] + [s for _, s in POLICY_EXAMPLES] + ["", " ", "<b>x</b>"]
+    for text in texts:
+        decision, view = review(text), policy_view(text)
+        page = view.html()
+        assert (view.verdict, view.reason, view.detector) == (decision.verdict, decision.reason, decision.detector)
+        assert f">{decision.verdict.upper()}</b>" in page and html_module.escape(decision.reason) in page
+        assert ("The text with the finding masked" in page) == (decision.verdict == "refuse")
+        if decision.verdict == "refuse":
+            assert findings(view.redacted) == []
+            for f in findings(text):
+                secret = text[f.start:f.end]
+                if len(secret) >= 6:
+                    assert secret not in page and secret not in view.redacted

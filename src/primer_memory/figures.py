@@ -99,6 +99,8 @@ def isolation_scores(store: "LongTermMemory", caller: "Scope", query: str, scope
     bars = ax.barh(range(len(order)), [scores[i] for i in order], color=colours, edgecolor="#7f8c8d")
     for bar, hatch in zip(bars, hatches):
         bar.set_hatch(hatch)
+    ax.bar_label(bars, fmt="%.3f", fontsize=7, padding=2)  # the numbers the prose quotes, on the bars
+    ax.set_xlim(min(0.0, float(scores.min()) * 1.12), max(1.0, float(scores.max()) * 1.12))
     ax.set_yticks(range(len(order)), labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("cosine similarity to the query")

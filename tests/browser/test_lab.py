@@ -88,6 +88,10 @@ def test_03_adversarial_preset_and_notes_path(browser: Any, lab: Any, screenshot
         query.fill("which currency for invoices?")
         query.press("Enter")
         wait_for_text(page, "pm-attack-text", "leaked nothing this time")
+        query.fill("")
+        query.press("Enter")
+        shown = wait_for_text(page, "pm-attack-text", "refused the query and searched nothing")
+        assert "Globex prefers invoices in euros." not in shown  # the previous answer is not left on screen
 
         path = page.locator(".pm-notes-path input")
         path.scroll_into_view_if_needed()

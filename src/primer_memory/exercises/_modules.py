@@ -6,3 +6,4 @@ from . import _legacy  # noqa: F401  (each notebook's exercises move into a modu
 from . import long_term  # noqa: F401  (notebook 2)
 from . import tasks  # noqa: F401  (notebook 4)
 from . import short_term  # noqa: F401  (notebook 1)
+from . import safety  # noqa: F401  (notebook 3)

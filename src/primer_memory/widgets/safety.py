@@ -23,6 +23,7 @@ class AttackView:
     query: str
     naive: list[tuple[str, str]]  # (owner scope, content) from the global index
     partitioned: list[tuple[str, str]]  # (owner scope, content) from LongTermMemory
+    refused: str = ""  # why LongTermMemory refused the query (an empty query), else ""
 
     @property
     def naive_leaks(self) -> list[str]:
@@ -43,24 +44,48 @@ class AttackView:
             ) or "<li><i>(nothing)</i></li>"
             return f"<div style='flex:1;min-width:280px'><b>{title}</b><ul>{items}</ul></div>"
 
-        verdict = (f"<b style='color:#c0392b'>The global index leaked {len(self.naive_leaks)} record(s) "
-                   f"of other tenants.</b>" if self.naive_leaks else "The global index leaked nothing this time.")
-        safe = ("The partitioned store returned only the caller's own records."
-                if not self.partitioned_leaks else "<b>The partitioned store leaked: this is a bug.</b>")
         return (f"<div class='pm-attack-view'><p>Caller <code>{html.escape(self.caller)}</code> asks: "
                 f"<code>{html.escape(self.query)}</code></p><div style='display:flex;gap:16px'>"
                 f"{column('GlobalIndexStore (the wrong design)', self.naive)}"
-                f"{column('LongTermMemory (partitioned)', self.partitioned)}</div><p>{verdict} {safe}</p></div>")
+                f"{column('LongTermMemory (partitioned)', self.partitioned)}</div>"
+                f"<p>{self._verdicts_html()}</p></div>")
+
+    def _verdicts_html(self) -> str:
+        first, second = self.messages()  # the first carries its own markup; the second is plain text
+        return f"{first} {html.escape(second, quote=False)}"
+
+    def messages(self) -> list[str]:
+        """The verdict sentences under the columns; each is true of the rows above it (tested over a grid)."""
+        n = len(self.naive_leaks)
+        if n:
+            first = (f"<b style='color:#c0392b'>The global index leaked {n} record{'s' if n != 1 else ''} "
+                     f"of other tenants.</b>")
+        elif self.naive:
+            first = (f"The global index leaked nothing this time: its {len(self.naive)} "
+                     f"record{'s are' if len(self.naive) != 1 else ' is'} the caller's own.")
+        else:
+            first = "The global index leaked nothing this time: it returned nothing."
+        if self.refused:
+            second = f"LongTermMemory refused the query and searched nothing: {self.refused}"
+        elif self.partitioned_leaks:
+            second = "The partitioned store leaked: this is a bug."
+        elif not self.partitioned:
+            second = "The partitioned store returned no records."
+        else:
+            second = f"The partitioned store returned only the caller's own records: {len(self.partitioned)} of them."
+        return [first, second]
 
 
 def attack_view(partitioned: Any, naive: Any, caller: Any, query: str, k: int = 3) -> AttackView:
-    """Send one query, as one caller, to both designs."""
-    return AttackView(
-        caller=str(caller),
-        query=query,
-        naive=[(f"{h.tenant_id}/{h.user_id}", h.content) for h in naive.recall(caller, query, k=k)],
-        partitioned=[(str(r.scope), r.content) for r in partitioned.recall(caller, query, k=k)],
-    )
+    """Send one query, as one caller, to both designs; a query LongTermMemory refuses is reported, not raised."""
+    from ..long_term import InvalidQuery
+
+    naive_rows = [(f"{h.tenant_id}/{h.user_id}", h.content) for h in naive.recall(caller, query, k=k)]
+    try:
+        rows = [(str(r.scope), r.content) for r in partitioned.recall(caller, query, k=k)]
+    except InvalidQuery as error:
+        return AttackView(str(caller), query, naive_rows, [], refused=str(error))
+    return AttackView(str(caller), query, naive_rows, rows)
 
 
 def attack_panel(partitioned: Any = None, naive: Any = None) -> Any:
@@ -86,7 +111,12 @@ def attack_panel(partitioned: Any = None, naive: Any = None) -> Any:
 
     def refresh(_change: object = None) -> None:
         tenant_id, user_id = caller.value.split("/", 1)
-        text.value = attack_view(partitioned, naive, Scope(tenant_id, user_id), query.value).html()
+        try:
+            text.value = attack_view(partitioned, naive, Scope(tenant_id, user_id), query.value).html()
+        except Exception as error:  # a callback must never raise into the front end, nor leave a stale result
+            reason = f"{html.escape(type(error).__name__)}: {html.escape(str(error))}"
+            text.value = (f"<div class='pm-attack-view'><p><b>Could not run this query</b> ({reason}); "
+                          f"nothing is shown.</p></div>")
 
     def choose(_change: object = None) -> None:
         (tenant_id, user_id), preset_query = ADVERSARIAL_QUERIES[preset.value]

@@ -1,0 +1,76 @@
+"""Credentials in command lines and credential files: -pSECRET, --password=..., .netrc, .pgpass, login lines.
+
+Each finder looks for the flag or keyword first (a fixed string, found fast), then reads a bounded
+stretch around it, so the cost stays one pass over the text whatever the input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .detect_phrases import looks_chosen
+from .policy_scan import _QUOTED, Span, _literal, lowered
+
+_LINE_BACK = 160  # how far back on the same line the command name may be
+_FLAG_P = re.compile(r"\s-p(?P<value>[^\s-]\S{0,127})")  # mysql -pSECRET (no space)
+_FLAG_P_SPACED = re.compile(r"\s(?:-p|--password)(?:=|[ \t]+)(?P<value>\S{1,128})")
+_FLAG_USER = re.compile(r"\s(?:-u|--user)(?:=|[ \t]+)[^\s:]{0,64}:(?P<value>[^\s@]{1,128})")
+_MYSQL_NAMES = ("mysql", "mysqldump", "mysqladmin", "mariadb")
+_LONG_FLAG = re.compile(r"--(?:[a-z0-9]{1,20}-){0,4}(?:password|passwd|pass|pwd|token|secret|api-key|apikey)"
+                        r"(?:=(?P<eq>\S{1,256})|[ \t]+(?P<sp>\S{1,256}))")
+_NETRC = re.compile(r"(?:machine\s+\S{1,253}|default)\s+login\s+\S{1,128}\s+password\s+(?P<value>\S{1,128})")
+_PGPASS = re.compile(r"^[^\s:]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:(?P<value>\S{3,128})$", re.M)
+_LOGIN_PAIR = re.compile(r"login\s*:?[ \t]+(?P<user>[^\s/]{1,64})[ \t]*/[ \t]*(?P<value>[^\s/]{1,128})")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _real(raw: str, *, strict: bool = False) -> bool:
+    """A literal value (not a placeholder such as <password> or $PW); `strict` also wants it to look chosen."""
+    literal = _literal(raw)
+    if literal is None:
+        return False
+    if strict:
+        return looks_chosen(literal) or _QUOTED.match(raw) is not None
+    return len(literal) >= 3
+
+
+def _command_before(low: str, pos: int, names: tuple[str, ...]) -> bool:
+    """Whether one of the command `names` appears earlier on the same line, at most _LINE_BACK characters back."""
+    start = max(low.rfind("\n", 0, pos) + 1, pos - _LINE_BACK)
+    stretch = low[start:pos]
+    return any(name in stretch for name in names)
+
+
+def find_cli_password(text: str) -> Span | None:
+    """mysql -pSECRET, sshpass -p SECRET, docker login -p SECRET, curl -u user:SECRET, --password=SECRET."""
+    low = lowered(text)
+    for pattern, names in ((_FLAG_P, _MYSQL_NAMES + ("sshpass",)), (_FLAG_P_SPACED, ("sshpass", "login")),
+                           (_FLAG_USER, ("curl", "wget", "http"))):
+        if not any(name in low for name in names):
+            continue  # no such command anywhere: its flags are someone else's (ssh -p 22, docker -p 8080)
+        for match in pattern.finditer(text):
+            if _command_before(low, match.start(), names) and _real(match.group("value")):
+                return match.span("value")
+    judged: set[str] = set()  # a flag repeated with the same value is judged once
+    for match in _LONG_FLAG.finditer(low):
+        key = match.group()
+        if key in judged:
+            continue
+        judged.add(key)
+        if match.group("eq") is not None and _real(text[match.start("eq"):match.end("eq")]):
+            return match.span("eq")
+        if match.group("sp") is not None and _real(text[match.start("sp"):match.end("sp")], strict=True):
+            return match.span("sp")
+    return None
+
+
+def find_credential_file_line(text: str) -> Span | None:
+    """A .netrc entry (machine h login u password p), a .pgpass line (host:port:db:user:password), 'login: u / p'."""
+    low = lowered(text)
+    for pattern, source in ((_NETRC, low), (_PGPASS, text), (_LOGIN_PAIR, low)):
+        for match in pattern.finditer(source):
+            if pattern is not _PGPASS and match.start() > 0 and _WORD_CHAR.match(source, match.start() - 1):
+                continue
+            if _real(text[match.start("value"):match.end("value")]):
+                return match.span("value")
+    return None

@@ -1,0 +1,190 @@
+"""Passwords, PINs and codes stated in words, in eleven languages.
+
+A credential word ("password", "mot de passe", "hasło", "密码", "door code"...), an optional
+qualifier ("for the NAS", "du wifi", "от почты"), a connector ("is", ":", "lautet", "は", or
+nothing) and a value. Whether the value is a secret depends on how sure the sentence is:
+after an English "is" or ":" any word that is not a description counts ("is swordfish" yes,
+"is on the wiki" no); after a weaker connector, in another language, or with no connector
+at all, only a value that looks chosen (letters with digits or symbols) counts. Codes, PINs
+and combinations must be digits. Plain-word passwords in other languages are the known gap.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .policy_scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, next_word, positions
+
+# Words that describe a password rather than being one: "the password is on the wiki", "... is required".
+_DESCRIPTIVE = frozenset("""
+a an the on in at by of for to from with without under inside behind into onto via per
+not no never always still now also only just too very so quite really already usually
+this that it its these those whatever what which who where when how why same different
+new old strong weak long short secure insecure complex simple hard easy valid invalid
+correct incorrect wrong right blank empty missing optional mandatory unknown known
+case case-sensitive sensitive insensitive due available unavailable there here somewhere
+personal shared unique temporary permanent automatic manual mine yours theirs ours his hers
+being been be one your my our their his her see ask check call contact use found
+bad good fine ok okay required needed expired changed set reset
+""".split())
+# A number or word followed by one of these describes a length: "the PIN is 4 digits", "... is four characters long".
+_UNITS = frozenset("""characters character chars char digits digit letters letter symbols words long minimum min max
+maximum zeichen stellen ziffern caractères caracteres chiffres dígitos caratteri cifre tekens cijfers znaków cyfr
+символов цифр 文字 桁 位""".split())
+
+_PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "passphrase", "pwd", "wi-fi key", "wifi key")
+_PASSWORD_WORDS_OTHER = (
+    "mot de passe", "code d'accès", "code secret", "passwort", "kennwort", "contraseña", "clave", "senha",
+    "palavra-passe", "parola d'ordine", "wachtwoord", "hasło", "haslo", "пароль",
+)
+_NUMERIC_WORDS = (
+    "pin code", "pin number", "pin-code", "pincode", "pin", "puk code", "puk", "door code", "gate code", "alarm code",
+    "unlock code", "access code", "entry code", "keypad code", "lock code", "security code", "safe combination",
+    "combination", "combo", "code pin", "codice pin", "kod pin", "geheimzahl", "türcode", "tuercode", "zugangscode",
+    "digicode", "пин-код", "пин",
+)
+_CJK_WORDS = ("パスワード", "暗証番号", "密码", "口令")
+_CJK_NUMERIC = frozenset({"暗証番号"})
+
+_ALL_LATIN = sorted(_PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS, key=len, reverse=True)
+_WORD_RE = ("(?:" + "|".join(re.escape(w) for w in _ALL_LATIN) + r")(?![\w])|(?:"
+            + "|".join(re.escape(w) for w in _CJK_WORDS) + ")")
+_QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|"
+              r"voor|от|для|"
+              r"dla|di)\s+[^\n:=,]{1,40}?"
+              r"|\s+(?:i|we|you|she|he|they)\s+[\w ]{1,25}?))?")
+_STRONG = (r"\s*(?::|=|：|->|=>)|\s+(?:(?:is|was|has\s+been|will\s+be)\s+(?:now\s+)?(?:changed|set|reset|updated)\s+to"
+           r"|is\s+now|will\s+be|becomes|is|was)(?=\s)|'s(?=\s)|’s(?=\s)")
+_OTHER = (r"\s+(?:est|ist|lautet|es|é|è|je|jest|wynosi|это|to|—|–|-)(?=\s)|\s*[—–](?=\s)|\s*,(?=\s)"
+          r"|\s*(?:は|是|为|為)")
+_VALUE = r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|[^\s"'`“”]{1,128})"""
+_PHRASE = re.compile(
+    rf"(?P<word>{_WORD_RE}){_QUALIFIER}(?:(?P<strong>{_STRONG})|(?P<other>{_OTHER})|(?(qual)(?!)|(?=\s)))\s*{_VALUE}"
+    r"(?:[ \t]+(?P<next>[^\s]{1,64}))?",
+    re.I,
+)
+# No connector after a qualifier ("пароль от wifi Up6dELT7"): a short qualifier, and a value with a digit or symbol.
+_PHRASE_LOOSE = re.compile(
+    rf"(?P<word>{_WORD_RE})\s+(?:for|of|on|at|für|de|du|del|do|da|van|от|для|dla|di)\s+"
+    r"(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40}(?:\s+(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40})?"
+    r"\s+(?P<value>[^\s\"'`“”]{0,64}[\d!#$%&*+?@^~][^\s\"'`“”]{0,64})",
+    re.I,
+)
+_NOT_AFTER = re.compile(r"[^\W\u3000-\u9fff\uff00-\uffef]")  # a Latin or Cyrillic word char: '1Password', 'bypass'
+_NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts|l|r)\s+)?\d{1,12}"
+                            r"(?:[\s,/-]{1,3}(?:(?:left|right|l|r)\s+)?\d{1,12}){0,5}[#*]?",
+                            re.I)
+_SYMBOLS = frozenset("!#$%&*+?@^~_")
+
+
+def _ascii_head(value: str) -> str:
+    """'M3!r3&UHです' -> 'M3!r3&UH': a value written straight into Japanese or Chinese ends at the script change."""
+    if value and value[0].isascii():
+        for i, ch in enumerate(value):
+            if not ch.isascii():
+                return value[:i]
+    return value
+
+
+def looks_chosen(value: str) -> bool:
+    """A value someone picked as a secret: 6+ characters mixing letters with digits or symbols."""
+    if len(value) < 6 or any(c.isspace() for c in value):
+        return False
+    letters = any(c.isalpha() for c in value)
+    digits = any(c.isdigit() for c in value)
+    symbols = any(c in _SYMBOLS for c in value)
+    return (letters and digits) or ((letters or digits) and symbols)
+
+
+def _value_is_secret(raw: str, next_word: str) -> bool:
+    """After an English 'is' or ':': a value (hunter2) or a description (on the wiki, required, 12 chars)."""
+    value = _literal(raw)
+    if value is None:
+        return False
+    if _QUOTED.match(raw):
+        return True
+    if next_word.lower().strip(".,;") in _UNITS:
+        return False
+    lowered = value.lower()
+    if lowered in _DESCRIPTIVE:
+        return False
+    if value.isalpha() and value.islower() and lowered.endswith(("ed", "ing", "ly")):
+        return False  # participles and adverbs: "stored", "expiring", "randomly generated"
+    return True
+
+
+def _numeric_span(text: str, start: int, strong: bool) -> Span | None:
+    """A PIN, code or combination right at `start`: digits, maybe grouped, maybe ending in # or *."""
+    match = _NUMERIC_VALUE.match(text, start)
+    if match is None:
+        return None
+    digits = sum(c.isdigit() for c in match.group())
+    if not (3 if strong else 4) <= digits <= 16:
+        return None
+    if next_word(text, match.end()).lower().strip(".,;") in _UNITS:
+        return None
+    return match.span()
+
+
+_TRIGGERS = tuple(sorted({w.lower() for w in _ALL_LATIN} | set(_CJK_WORDS)))
+_WINDOW = 400  # a match never reaches further than this from its credential word (every part is bounded)
+
+
+def find_password_phrase(text: str) -> Span | None:
+    """'my VPN password is hunter2', 'mot de passe : ...', 'パスワードは...です', 'door code 4711#'.
+
+    Candidates are where a credential word occurs (str.find); each is judged once per distinct window
+    of text, so long runs of the same words cost one judgement, not one per repeat.
+    """
+    judged: dict[tuple[bool, str], Span | None] = {}
+    for pos in positions(text, _TRIGGERS):
+        glued = pos > 0 and _NOT_AFTER.match(text, pos - 1) is not None
+        window = text[pos:pos + _WINDOW]
+        key = (glued, window)
+        if key not in judged:
+            judged[key] = _judge(window, glued)
+        span = judged[key]
+        if span is not None:
+            return pos + span[0], pos + span[1]
+    return None
+
+
+def _judge(window: str, glued: bool) -> Span | None:
+    """The secret's span in `window`, which starts with a credential word, or None."""
+    match = _PHRASE.match(window)
+    if match is not None and not (glued and match.group("word")[0].isascii()):
+        span = _judge_phrase(match)
+        if span is not None:
+            return span
+    loose = _PHRASE_LOOSE.match(window)
+    if loose is None or (glued and loose.group("word")[0].isascii()) or loose.group("word").lower() in _NUMERIC_WORDS:
+        return None
+    value = _ascii_head(loose.group("value").rstrip(_TRAILING))
+    literal = _literal(value)
+    if literal is not None and looks_chosen(literal):
+        return loose.start("value"), loose.start("value") + len(value)
+    return None
+
+
+def _judge_phrase(match: re.Match[str]) -> Span | None:
+    text = match.string
+    word = match.group("word").lower()
+    strong = match.group("strong") is not None
+    if word in _NUMERIC_WORDS or word in _CJK_NUMERIC:
+        return _numeric_span(text, match.start("value"), strong)
+    raw = match.group("value")
+    if (match.group("strong") or "").strip() in (":", "=") and _is_variable(raw.rstrip(_TRAILING),
+                                                                             word.replace(" ", "_")):
+        return None  # "password = password" in code passes a variable
+    quoted = _QUOTED.match(raw) is not None
+    value = raw if quoted else _ascii_head(raw.rstrip(_TRAILING))
+    literal = _literal(value)
+    if literal is None:
+        return None
+    if quoted:
+        secret = True
+    elif word in _PASSWORD_WORDS_EN and strong:
+        secret = _value_is_secret(value, match.group("next") or "")
+    else:
+        secret = looks_chosen(literal) or (word in _CJK_WORDS and literal.isdigit() and len(literal) >= 4)
+    return (match.start("value"), match.start("value") + len(value)) if secret else None

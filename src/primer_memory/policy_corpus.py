@@ -1,0 +1,138 @@
+"""A labelled corpus for the write policy, split in two before any tuning.
+
+Each case is a sentence, its label ("secret", "harmless" or "poison") and a family: the
+template or hand-written phrasing it came from. The split is by family, fixed by a hash
+(`split_of`), so a phrasing seen while tuning never reappears, with other values, in the
+held-out half. Detectors were tuned on the "tune" half only; the "heldout" half is for
+reporting. Values come from `corpus_values` (seeded, fake, checksums computed per spec).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from . import corpus_values as v
+from .corpus_phrasings import HARMLESS, POISON, POISON_LOOKALIKES, SECRET_TEMPLATES
+
+__all__ = ["Case", "CORPUS", "SEED", "Score", "cases", "score", "split_of"]
+
+Label = Literal["secret", "harmless", "poison"]
+Half = Literal["tune", "heldout"]
+SEED = 20260918
+PER_TEMPLATE = 2
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled sentence; `family` is what the split hashes, `category` groups it in reports."""
+
+    text: str
+    label: Label
+    category: str
+    family: str
+
+    @property
+    def half(self) -> Half:
+        return split_of(self.family)
+
+
+def split_of(family: str) -> Half:
+    """The fixed rule: the first byte of sha256(family), even -> tune, odd -> heldout."""
+    return "tune" if hashlib.sha256(family.encode()).digest()[0] % 2 == 0 else "heldout"
+
+
+def _value_makers(rng: random.Random) -> dict[str, Callable[[], str]]:
+    """What each {slot} in a template is filled with."""
+    makers: dict[str, Callable[[], str]] = {
+        "password": lambda: v.fake_password(rng), "pin": lambda: v.fake_pin(rng),
+        "pin8": lambda: v.fake_pin(rng, 8), "combo": lambda: v.fake_combination(rng),
+        "card": lambda: v.fake_card(rng), "iban": lambda: v.fake_iban(rng), "ssn": lambda: v.fake_ssn(rng),
+        "dni": lambda: v.fake_dni(rng), "cf": lambda: v.fake_codice_fiscale(rng),
+        "aadhaar": lambda: v.fake_aadhaar(rng), "cpf": lambda: v.fake_cpf(rng), "sin": lambda: v.fake_sin(rng),
+        "insee": lambda: v.fake_insee(rng), "ukni": lambda: v.fake_uk_ni(rng),
+        "passport": lambda: v.fake_passport(rng), "pem": lambda: v.fake_pem(rng, rng.choice(["RSA", "EC", "PKCS8",
+                                                                                             "OPENSSH"])),
+        "putty": lambda: v.fake_putty(rng), "gcp": lambda: v.fake_gcp_json(rng),
+        "user": lambda: rng.choice(["alice", "bob", "svc_ledger", "admin", "root", "carol.m"]),
+        "host": lambda: rng.choice(["db.internal", "10.0.0.5", "cache-01", "mq.acme.lan", "files.example.org"]),
+    }
+    for kind in ("aws", "github", "gitlab", "slack", "stripe", "google", "openai", "azure_key", "azure_sas",
+                 "twilio", "discord", "discord_webhook", "telegram", "digitalocean", "mailgun", "databricks",
+                 "age", "sendgrid", "huggingface", "npm", "jwt"):
+        makers[kind] = (lambda k: lambda: v.fake_vendor(rng, k))(kind)
+    return makers
+
+
+def _fill(template: str, makers: dict[str, Callable[[], str]]) -> str:
+    out, rest = [], template
+    while "{" in rest:
+        before, _, after = rest.partition("{")
+        slot, _, rest = after.partition("}")
+        out.append(before)
+        out.append(makers[slot]())
+    out.append(rest)
+    return "".join(out)
+
+
+def _build() -> tuple[Case, ...]:
+    rng = random.Random(SEED)
+    makers = _value_makers(rng)
+    built: list[Case] = []
+    for category, templates in SECRET_TEMPLATES.items():
+        for template in templates:
+            texts = {_fill(template, makers) for _ in range(PER_TEMPLATE)} if "{" in template else {template}
+            built += [Case(t, "secret", category, template) for t in sorted(texts)]
+    for category, sentences in HARMLESS.items():
+        built += [Case(s, "harmless", category, s) for s in sentences]
+    built += [Case(s, "poison", "poisoning", s) for s in POISON]
+    built += [Case(s, "harmless", "poisoning look-alike", s) for s in POISON_LOOKALIKES]
+    seen: set[str] = set()
+    unique = []
+    for case in built:
+        if case.text not in seen:
+            seen.add(case.text)
+            unique.append(case)
+    return tuple(unique)
+
+
+CORPUS: tuple[Case, ...] = _build()
+
+
+def cases(half: Half | None = None, labels: Iterable[str] = ("secret", "harmless", "poison")) -> list[Case]:
+    """The corpus cases of one half (or both) with the given labels."""
+    wanted = set(labels)
+    return [c for c in CORPUS if c.label in wanted and (half is None or c.half == half)]
+
+
+@dataclass(frozen=True)
+class Score:
+    """How a refusal rule did on one half: secrets refused and harmless sentences refused."""
+
+    half: str
+    refused_secrets: int
+    secrets: int
+    refused_harmless: int
+    harmless: int
+    misses: tuple[Case, ...]
+    false_alarms: tuple[Case, ...]
+
+    @property
+    def recall(self) -> float:
+        return self.refused_secrets / self.secrets if self.secrets else 1.0
+
+    @property
+    def false_alarm_rate(self) -> float:
+        return self.refused_harmless / self.harmless if self.harmless else 0.0
+
+
+def score(refuses: Callable[[str], bool], half: Half | None, positive: str = "secret") -> Score:
+    """Run `refuses(text)` over one half: `positive` cases should be refused, harmless ones not."""
+    pos = cases(half, (positive,))
+    neg = cases(half, ("harmless",))
+    misses = tuple(c for c in pos if not refuses(c.text))
+    alarms = tuple(c for c in neg if refuses(c.text))
+    return Score(half or "both", len(pos) - len(misses), len(pos), len(alarms), len(neg), misses, alarms)

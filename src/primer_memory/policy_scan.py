@@ -1,0 +1,253 @@
+"""The scanning machinery every detector shares: linear scans, placeholders, entropy.
+
+Each detector is one named format with a finder that returns where it fired. The helpers here keep
+every scan linear in the text (no pattern is retried at every position of a long run) and decide
+what counts as a literal value rather than a placeholder, a variable or a description.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Detector:
+    """One credential or identifier format: a name, what it catches, and a function finding it."""
+
+    name: str
+    description: str
+    find: Callable[[str], Span | None]
+    example: str = ""
+    why: str = "credentials and sensitive identifiers are never written to memory"
+    kind: str = "secret"  # "secret" or "poisoning": which measure in the benchmark it belongs to
+
+    @property
+    def reason(self) -> str:
+        """The refusal text for this detector: built from the description only, never from the input."""
+        return f"refused: looks like {self.description} (detector: {self.name}); {self.why}"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _matches(pattern: re.Pattern[str], text: str, not_after: re.Pattern[str] | None = None) -> Iterator[re.Match[str]]:
+    """Matches of `pattern`, skipping any that start right after a character matching `not_after`.
+
+    This is a leading lookbehind done in Python: a pattern that starts with a lookbehind
+    stops `re` from jumping ahead to the pattern's first literal, which made scans ~20x slower.
+    """
+    pos = 0
+    while (match := pattern.search(text, pos)) is not None:
+        start = match.start()
+        if not_after is not None and start > 0 and not_after.match(text, start - 1):
+            pos = start + 1
+            continue
+        yield match
+        pos = max(match.end(), start + 1)
+
+
+def _matches_folded(trigger: re.Pattern[str], pattern: re.Pattern[str], text: str,
+                    not_after: re.Pattern[str] | None = None) -> Iterator[re.Match[str]]:
+    """Matches of a case-insensitive `pattern`, tried only where `trigger` (lowercase, case-sensitive) hits.
+
+    re.IGNORECASE turns off re's fast skip to a literal (a 4 KB scan went from ~30us to ~280us), so the
+    cheap lowercase `trigger` finds the candidate positions in text.lower() and `pattern` is matched there.
+    """
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a few characters change length when lowered: positions would drift
+        yield from _matches(pattern, text, not_after)
+        return
+    pos = 0
+    while (hit := trigger.search(lowered, pos)) is not None:
+        start = hit.start()
+        pos = start + 1
+        if not_after is not None and start > 0 and not_after.match(text, start - 1):
+            continue
+        match = pattern.match(text, start)
+        if match is not None:
+            yield match
+            pos = max(match.end(), pos)
+
+
+def _regex_finder(pattern: re.Pattern[str], check: Callable[[re.Match[str]], bool] | None = None,
+                  group: int | str = 0, not_after: re.Pattern[str] | None = None) -> Callable[[str], Span | None]:
+    """A finder that returns the span of the first match of `pattern` accepted by `check`."""
+
+    def find(text: str) -> Span | None:
+        for match in _matches(pattern, text, not_after):
+            if check is None or check(match):
+                return match.span(group)
+        return None
+
+    return find
+
+
+# What may not come right before a match (it would be the middle of a longer word or token).
+_AFTER_ALNUM = re.compile(r"[A-Za-z0-9]")
+_AFTER_WORD = re.compile(r"[A-Za-z0-9_]")
+_AFTER_TOKEN = re.compile(r"[A-Za-z0-9_-]")
+_AFTER_TOKEN_DOT = re.compile(r"[A-Za-z0-9_.-]")
+_AFTER_SCHEME = re.compile(r"[A-Za-z0-9+.-]")
+_AFTER_NUMBER = re.compile(r"[\w.,]")
+_AFTER_SSN = re.compile(r"[\d-]")
+_AFTER_UNICODE_WORD = re.compile(r"\w")
+
+
+def _entropy(value: str) -> float:
+    """Shannon entropy in bits per character: random keys score high, words and numbers low."""
+    counts = Counter(value)
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _has_letter_and_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+_PLACEHOLDER = re.compile(
+    r"""^(?:<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%\([^)]*\)s|%s|\*+|x{3,}|X{3,}|\.{3,}|…
+         |true|false|null|none|nil|undefined|str|string|bytes|int|bool
+         |redacted|\[redacted(?::[a-z_]+)?\]|\[hidden\])$""",
+    re.I | re.X,
+)
+_QUOTED = re.compile(r"""^(?:"([^"]*)"|'([^']*)'|`([^`]*)`|“([^”]*)”)$""")
+# Code, not a literal: a call, an index, or a dotted name without digits (os.environ, self.password).
+_CODE_REFERENCE = re.compile(r"\S*[(\[]\S*|[A-Za-z_]+(?:\.[A-Za-z_]+)+")
+_TRAILING = ".,;:!?)"
+
+
+def _is_placeholder(value: str) -> bool:
+    return not value or bool(_PLACEHOLDER.match(value))
+
+
+def _literal(raw: str) -> str | None:
+    """The literal a raw value stands for, or None for a placeholder or (unquoted) a piece of code."""
+    quoted = _QUOTED.match(raw)
+    if quoted:
+        inner = next(g for g in quoted.groups() if g is not None).strip()
+        return None if _is_placeholder(inner) else inner
+    value = raw.rstrip(_TRAILING)
+    if _is_placeholder(value) or _CODE_REFERENCE.fullmatch(value):
+        return None
+    return value
+
+
+_PASSWORD_WORD = re.compile(r"pass(?:word|wd|phrase)|pwd", re.I)
+
+
+def _is_variable(value: str, key: str) -> bool:
+    """In code, `self.password = password` or `"password": password_hash` passes a variable, not a literal."""
+    return (value.isidentifier() and key.lower().endswith(value.lower())) or (
+        value.isidentifier() and "_" in value and _PASSWORD_WORD.search(value) is not None
+    )
+
+
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _key_before(text: str, match: re.Match[str], name: re.Pattern[str]) -> str | None:
+    """The whole key name that ends with the matched word ('DB_PASSWORD', 'client_secret'), if it is one."""
+    start = end = match.start()
+    while start > 0 and text[start - 1] in _KEY_CHARS:
+        start -= 1
+    while text[end] in _KEY_CHARS:  # the word ends before the quote, space or operator the pattern requires
+        end += 1
+    key = text[start:end]
+    return key if name.fullmatch(key) else None
+
+
+_SEGMENT_SPLIT = re.compile(r"[_.-]")
+
+
+def _high_entropy(value: str) -> bool:
+    """Machine-generated: 16+ characters mixing letters and digits at 3+ bits each, not an identifier of words.
+
+    'created_at_2024_desc' has digits and letters too, but every part is a word or a number.
+    """
+    literal = _literal(value)
+    if literal is None or len(literal) < 16 or any(c.isspace() for c in literal):
+        return False
+    value = literal
+    if not _has_letter_and_digit(value) or _entropy(value) < 3.0:
+        return False
+    return any(not (part.isalpha() or part.isdigit()) for part in _SEGMENT_SPLIT.split(value) if part)
+
+
+
+_NEXT_WORD = re.compile(r"\s*(\S{1,64})")
+
+
+def next_word(text: str, pos: int) -> str:
+    """The word after `pos` (bounded, so a scan never reads to the end of the text for each candidate)."""
+    match = _NEXT_WORD.match(text, pos)
+    return match.group(1) if match else ""
+
+
+@functools.lru_cache(maxsize=4)
+def lowered(text: str) -> str:
+    """`text` in lower case with every position kept (a few characters lengthen when lowered: those stay as they are).
+
+    Cached: every detector of one review() asks for the same text.
+    """
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def positions(text: str, words: tuple[str, ...]) -> list[int]:
+    """Sorted start positions of any of `words` in lowered(text), found with str.find (fast, linear per word)."""
+    low = lowered(text)
+    found: set[int] = set()
+    for word in words:
+        pos = low.find(word)
+        while pos != -1:
+            found.add(pos)
+            pos = low.find(word, pos + 1)
+    return sorted(found)
+
+
+def scan_windows(text: str, triggers: tuple[str, ...], judge: Callable[[str], Span | None],
+                 before: int, after: int) -> Span | None:
+    """Run `judge` on the lowered window around each trigger word, once per distinct window.
+
+    Slow patterns (case-insensitive, many alternatives) then read a few hundred characters per
+    trigger instead of the whole text, and a run of identical windows costs one judgement. A window
+    cut from the middle of the text starts with NUL, so `^` in a judged pattern means the real start.
+    """
+    low = lowered(text)
+    judged: dict[str, Span | None] = {}
+    for pos in positions(text, triggers):
+        start = max(0, pos - before)
+        window = ("\0" if start > 0 else "") + low[start:pos + after]
+        if window not in judged:
+            judged[window] = judge(window)
+        span = judged[window]
+        if span is not None:
+            shift = start - (1 if start > 0 else 0)
+            return span[0] + shift, span[1] + shift
+    return None
+
+
+_DIGIT = re.compile(r"\d")
+
+
+@functools.lru_cache(maxsize=4)
+def has_digit(text: str) -> bool:
+    """Whether `text` holds any digit: detectors of numbers skip digit-free text with this one cached scan."""
+    return _DIGIT.search(text) is not None
+
+
+def needs_digit(find: Callable[[str], Span | None]) -> Callable[[str], Span | None]:
+    """A finder that returns None at once for text without a digit (cards, ids and codes all have digits)."""
+    @functools.wraps(find)
+    def wrapped(text: str) -> Span | None:
+        return find(text) if has_digit(text) else None
+    return wrapped

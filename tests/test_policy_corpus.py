@@ -1,0 +1,33 @@
+"""The write-policy corpus: fixed, labelled, split by family before any tuning."""
+
+from __future__ import annotations
+
+import hashlib
+
+from primer_memory.corpus_values import cpf_complete, codice_fiscale_letter, luhn_digit, verhoeff_digit
+from primer_memory.policy_corpus import CORPUS, cases, split_of
+
+
+def test_split_is_the_documented_hash_rule_and_keeps_families_together() -> None:
+    for case in CORPUS:
+        assert case.half == ("tune" if hashlib.sha256(case.family.encode()).digest()[0] % 2 == 0 else "heldout")
+    halves: dict[str, set[str]] = {}
+    for case in CORPUS:
+        halves.setdefault(case.family, set()).add(case.half)
+    assert all(len(h) == 1 for h in halves.values()), "a family must sit in one half only"
+    assert split_of("x") == split_of("x")
+
+
+def test_corpus_is_deterministic_unique_and_big_enough() -> None:
+    texts = [c.text for c in CORPUS]
+    assert len(texts) == len(set(texts))
+    for half in ("tune", "heldout"):
+        assert len(cases(half, ("secret",))) >= 120 and len(cases(half, ("harmless",))) >= 70
+        assert len(cases(half, ("poison",))) >= 10
+
+
+def test_checksum_builders_match_published_examples() -> None:
+    assert verhoeff_digit("236") == "3"  # the Verhoeff scheme's textbook example
+    assert cpf_complete("111444777") == "11144477735"  # the CPF example used in Brazil's documentation
+    assert codice_fiscale_letter("RSSMRA85T10A562") == "S"  # Mario Rossi, the standard example
+    assert luhn_digit("7992739871") == "3"  # the Luhn article's example
