@@ -35,11 +35,26 @@ def refresh(path: Path) -> None:
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
     nbformat.validate(nb)
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     text = _renumber_model_ids(nbformat.writes(nb), list(state))
     text = nbformat.writes(nbformat.reads(text, as_version=4))  # re-sorted by the stable ids
     path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+
+
+def _coalesce_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks: how the kernel splits a print is timing, not content."""
+    merged: list = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if (out.get("output_type") == "stream" and prev is not None and prev.get("output_type") == "stream"
+                and prev.get("name") == out.get("name")):
+            prev["text"] = prev["text"] + out["text"]
+        else:
+            merged.append(out)
+    return merged
 
 
 _MODEL_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.exercises import check, exercise, hint, show_solution
+from primer_memory.exercises import grade, exercise, hint, show_solution
 from primer_memory.exercises.long_term import LATE_QUESTION
 
 IDS = ["2.1", "2.2", "2.3"]
@@ -20,14 +20,14 @@ def text(*_args: object) -> str:
 
 @pytest.mark.parametrize("exercise_id", IDS)
 def test_the_solution_passes_its_checker(exercise_id: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(exercise_id, exercise(exercise_id).solution) is True
+    assert grade(exercise_id, exercise(exercise_id).solution) is True
     assert "Right" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("exercise_id", IDS)
 @pytest.mark.parametrize("stub", [None, ...])
 def test_a_stub_is_not_attempted_yet(exercise_id: str, stub: object, capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(exercise_id, stub) is False
+    assert grade(exercise_id, stub) is False
     out = capsys.readouterr().out
     assert "not attempted yet" in out and "Hint 1:" in out
 
@@ -37,7 +37,7 @@ def test_a_stub_is_not_attempted_yet(exercise_id: str, stub: object, capsys: pyt
                                      "   ", -0.5, 1.5])
 def test_garbage_never_raises_and_always_says_something(exercise_id: str, garbage: object,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(exercise_id, garbage) is False
+    assert grade(exercise_id, garbage) is False
     assert capsys.readouterr().out.strip()
 
 
@@ -57,13 +57,13 @@ def test_garbage_never_raises_and_always_says_something(exercise_id: str, garbag
 )
 def test_wrong_answers_get_feedback(exercise_id: str, answer: object, feedback: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(exercise_id, answer) is False
+    assert grade(exercise_id, answer) is False
     assert feedback in capsys.readouterr().out
 
 
 def test_every_floor_between_noise_and_signal_is_right(capsys: pytest.CaptureFixture[str]) -> None:
     for floor in (0.15, 0.3, 0.5):
-        assert check("2.3", floor) is True
+        assert grade("2.3", floor) is True
     assert "Mount Everest" in capsys.readouterr().out
 
 

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Exercise", "ExerciseError", "check", "exercise", "exercises", "hint", "is_stub", "register", "show_solution"]
+__all__ = ["Exercise", "ExerciseError", "check", "exercise", "exercises", "grade", "hint", "is_stub", "register",
+           "show_solution"]
 
 
 class ExerciseError(KeyError):
@@ -80,9 +81,14 @@ _STUB_BODIES = {"...", "pass", "raise NotImplementedError", "raise NotImplemente
 
 
 def is_stub(answer: object) -> bool:
-    """True for an answer not written yet: `...`, None, or a function whose body is only `...`, pass or a raise."""
+    """True for an answer not written yet: `...`, None, a template whose every blank is `...`, or a function whose body
+    is only `...`, pass or a raise."""
     if answer is None or answer is Ellipsis:
         return True
+    if isinstance(answer, dict) and answer:  # a template to fill in: {"question": ..., ...}
+        return all(v is Ellipsis for v in answer.values())
+    if isinstance(answer, (list, tuple)) and answer:
+        return all(v is Ellipsis for v in answer)
     if not callable(answer) or not inspect.isfunction(answer):
         return False
     try:
@@ -102,8 +108,13 @@ def is_stub(answer: object) -> bool:
     return len(body) == 1 and ast.unparse(body[0]) in _STUB_BODIES
 
 
-def check(exercise_id: object, answer: object = None) -> bool:
-    """Check an answer and print feedback; never raises. Returns True only for a right answer."""
+def check(exercise_id: object, answer: object = None) -> None:
+    """Check an answer and print feedback; never raises (returns nothing, so a notebook cell shows only the feedback)."""
+    grade(exercise_id, answer)
+
+
+def grade(exercise_id: object, answer: object = None) -> bool:
+    """`check`, returning True only for a right answer (for code that needs the verdict, such as tests)."""
     try:
         ex = exercise(exercise_id)
     except ExerciseError as error:
