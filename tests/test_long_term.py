@@ -600,7 +600,7 @@ def test_file_uses_wal_secure_delete_and_large_pages(tmp_path: Path) -> None:
     path = tmp_path / "pragmas.db"
     with LongTermMemory(path=path) as memory:
         memory.remember(ALICE, "semantic", "Alice likes tea.")
-        conn = memory._db
+        conn = memory.store.conn  # type: ignore[attr-defined]
         assert conn is not None
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
