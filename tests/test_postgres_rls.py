@@ -44,7 +44,7 @@ def store(pg_dsn: str) -> Iterator[tuple[str, object]]:
     """A fresh schema with one row per scope; yields (schema, pool of the application role)."""
     schema = "rls_" + uuid.uuid4().hex[:10]
     pg.setup(pg_dsn, schema=schema, dim=DIM, embedder_name="test")
-    pool = pg.connect_pool(pg.app_dsn(pg_dsn), max_size=2)
+    pool = pg.connect_pool(pg.application_dsn(pg_dsn), max_size=2)
     for seq, scope in enumerate(EVERYONE, start=1):
         _insert(pool, schema, scope, seq, f"secret of {scope.tenant_id}/{scope.user_id}")
     yield schema, pool
@@ -126,7 +126,7 @@ def test_look_alike_and_case_variants_are_strangers(store: tuple) -> None:
 
 def test_with_no_scope_set_every_query_sees_zero_rows(pg_dsn: str, store: tuple) -> None:
     schema, pool = store
-    with psycopg.connect(pg.app_dsn(pg_dsn), autocommit=True) as fresh:  # never set: current_setting is NULL
+    with psycopg.connect(pg.application_dsn(pg_dsn), autocommit=True) as fresh:  # never set: current_setting is NULL
         assert fresh.execute(f"SELECT count(*) FROM {schema}.records").fetchone() == (0,)
         assert pg.scope_settings(fresh) == (None, None)
     with pool.connection() as used:  # set by earlier transactions, which ended: '' now
@@ -203,7 +203,7 @@ def test_every_caller_sees_exactly_its_own_rows(pg_dsn: str, rows: list[tuple[st
     """Property: whatever rows exist, an unfiltered SELECT in a caller's transaction returns exactly theirs."""
     schema = "rlsp_" + uuid.uuid4().hex[:10]
     pg.setup(pg_dsn, schema=schema, dim=DIM, embedder_name="test")
-    pool = pg.connect_pool(pg.app_dsn(pg_dsn), max_size=1)
+    pool = pg.connect_pool(pg.application_dsn(pg_dsn), max_size=1)
     try:
         for seq, (tenant, user) in enumerate(rows, start=1):
             _insert(pool, schema, Scope(tenant, user), seq, f"{tenant}|{user}|{seq}")

@@ -18,7 +18,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DSN_VARIABLE", "PostgresUnavailable", "local_server", "stop_local_server"]
+__all__ = [
+    "DSN_VARIABLE",
+    "PostgresUnavailable",
+    "ServerFilesUnreadable",
+    "compact",
+    "files_contain",
+    "local_server",
+    "stop_local_server",
+    "vacuum",
+    "wal_contains",
+]
 
 DSN_VARIABLE = "PRIMER_PG_DSN"
 
@@ -64,3 +74,77 @@ def stop_local_server() -> None:
         if _server is not None:
             _server.cleanup()
         _server, _dsn = None, None
+
+
+# --------------------------------------------------------------------------- erasure: what is on the server's disk
+
+
+class ServerFilesUnreadable(RuntimeError):
+    """The server's data files are not on this machine (a managed server): the disk demonstration needs the local one."""
+
+
+def _data_directory(admin: Any) -> Path:
+    folder = Path(admin.execute("SELECT current_setting('data_directory')").fetchone()[0])
+    if not folder.is_dir():
+        raise ServerFilesUnreadable(
+            f"the server's data directory is not on this machine; unset {DSN_VARIABLE} to look at the embedded "
+            "server's files (a managed server's disk is not yours to read)"
+        )
+    return folder
+
+
+def _relations(admin: Any, schema: str, table: str) -> list[str]:
+    """The table, its TOAST table, and every index of either: everywhere a row's bytes may sit."""
+    rows = admin.execute(
+        "SELECT c.oid::regclass::text FROM pg_class c WHERE c.oid = to_regclass(%(t)s)"
+        " OR c.oid = (SELECT reltoastrelid FROM pg_class WHERE oid = to_regclass(%(t)s))"
+        " UNION SELECT i.indexrelid::regclass::text FROM pg_index i WHERE i.indrelid = to_regclass(%(t)s)"
+        " OR i.indrelid = (SELECT reltoastrelid FROM pg_class WHERE oid = to_regclass(%(t)s))",
+        {"t": f'"{schema}"."{table}"'},
+    ).fetchall()
+    return sorted(name for (name,) in rows)
+
+
+def files_contain(admin_dsn: str, schema: str, needle: str, table: str = "records") -> dict[str, bool]:
+    """After a CHECKPOINT (dirty pages reach the files), which of the table's files still hold `needle`'s bytes."""
+    import psycopg
+
+    found: dict[str, bool] = {}
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        folder = _data_directory(admin)
+        admin.execute("CHECKPOINT")
+        for relation in _relations(admin, schema, table):
+            base = folder / admin.execute("SELECT pg_relation_filepath(%s)", (relation,)).fetchone()[0]
+            segments = [base, *sorted(base.parent.glob(base.name + ".*"))]  # 1 GB segments: 16384.1, .2 ...
+            data = b"".join(p.read_bytes() for p in segments if p.is_file())
+            found[relation.split(".")[-1].strip('"')] = needle.encode() in data
+    return found
+
+
+def wal_contains(admin_dsn: str, needle: str) -> bool:
+    """Whether the write-ahead log segments still on disk hold `needle`'s bytes (they replay every insert)."""
+    import psycopg
+
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        folder = _data_directory(admin) / "pg_wal"
+    return any(needle.encode() in p.read_bytes() for p in folder.iterdir() if p.is_file() and len(p.name) == 24)
+
+
+def vacuum(admin_dsn: str, schema: str, table: str = "records", *, full: bool = False) -> None:
+    """VACUUM (dead rows become free space, not zeros) or VACUUM FULL (the table is rewritten into new files)."""
+    import psycopg
+    from psycopg import sql
+
+    verb = "VACUUM FULL" if full else "VACUUM"
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:  # VACUUM cannot run inside a transaction
+        admin.execute(sql.SQL(verb + " {}.{}").format(sql.Identifier(schema), sql.Identifier(table)))
+
+
+def compact(admin_dsn: str, schema: str) -> None:
+    """Rewrite every table holding memory content (VACUUM FULL): erased rows leave the live files.
+
+    It takes an exclusive lock while it copies the table; on a large, busy table
+    use pg_repack, which rewrites online.
+    """
+    for table in ("records", "scopes"):
+        vacuum(admin_dsn, schema, table, full=True)

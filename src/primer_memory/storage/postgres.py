@@ -20,18 +20,24 @@ by an advisory lock, so many processes may call it at once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
+
+import numpy as np
+
+from ..records import MemoryRecord, Scope
+from . import NewRecord, TextKey, record_id
 
 __all__ = [
     "APP_ROLE",
     "MIGRATIONS",
     "OWNER_ROLE",
     "SCOPE_SQL",
+    "PostgresStore",
     "PostgresSetupError",
-    "app_dsn",
+    "application_dsn",
     "connect_pool",
     "scoped_transaction",
     "setup",
@@ -55,18 +61,22 @@ _POLICY = (
 
 # Append-only: never edit an applied step; add a new one. {s} is the schema, {dim} the vector size.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
+    (  # version 1
         "CREATE TABLE {s}.meta (name text PRIMARY KEY, value text NOT NULL)",
+        "CREATE SEQUENCE {s}.erasures START 1",
         "CREATE TABLE {s}.scopes (tenant_id text NOT NULL, user_id text NOT NULL, next_seq bigint NOT NULL,"
-        " PRIMARY KEY (tenant_id, user_id))",
+        " generation bigint NOT NULL, PRIMARY KEY (tenant_id, user_id))",
         "CREATE TABLE {s}.records (tenant_id text NOT NULL, user_id text NOT NULL, seq bigint NOT NULL,"
         " id text NOT NULL,"
         " kind text NOT NULL CHECK (kind IN ('episodic', 'semantic', 'procedural')),"
         " content text NOT NULL, key text, source text NOT NULL, superseded_by text,"
         " importance smallint NOT NULL, created_at double precision NOT NULL,"
-        " last_access double precision NOT NULL, embedding vector({dim}) NOT NULL,"
-        " PRIMARY KEY (tenant_id, user_id, seq), UNIQUE (tenant_id, user_id, id))",
-        "ALTER TABLE {s}.records ALTER COLUMN embedding SET STORAGE PLAIN",  # 2 KB vectors stay in the row, not TOAST
+        " last_access double precision NOT NULL, forgotten boolean NOT NULL DEFAULT false, embedding vector({dim}),"
+        " PRIMARY KEY (tenant_id, user_id, seq), UNIQUE (tenant_id, user_id, id),"
+        " CHECK (forgotten OR embedding IS NOT NULL))",
+        # A row keeps its 2 KB vector and its text in the heap page (3 rows a page), not in a TOAST side table.
+        "ALTER TABLE {s}.records ALTER COLUMN embedding SET STORAGE PLAIN",
+        "ALTER TABLE {s}.records SET (toast_tuple_target = 8160)",
         "CREATE INDEX records_embedding_hnsw ON {s}.records USING hnsw (embedding vector_cosine_ops)",
         "ALTER TABLE {s}.scopes ENABLE ROW LEVEL SECURITY",
         "ALTER TABLE {s}.scopes FORCE ROW LEVEL SECURITY",
@@ -76,45 +86,61 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"CREATE POLICY scope_only ON {{s}}.records USING ({_POLICY}) WITH CHECK ({_POLICY})",
     ),
 )
+SCHEMA_VERSION = len(MIGRATIONS)
 
-_COLUMNS = ("id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, embedding")
+_COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten"
+_CURRENT = "superseded_by IS NULL AND NOT forgotten"
+_MINE = "tenant_id = %(t)s AND user_id = %(u)s"  # in every statement too: RLS is the lock, not the only check
 
-# Every statement names the caller's scope in its WHERE clause too: RLS is the lock, not the only check.
-SQL_LOCK_SCOPE = (
-    "INSERT INTO {s}.scopes (tenant_id, user_id, next_seq) VALUES (%s, %s, 1)"
-    " ON CONFLICT (tenant_id, user_id) DO UPDATE SET next_seq = {s}.scopes.next_seq RETURNING next_seq"
-)  # takes the scope's row lock: writes to one scope queue up, across processes
-SQL_SET_NEXT_SEQ = "UPDATE {s}.scopes SET next_seq = %s WHERE tenant_id = %s AND user_id = %s"
-SQL_PEEK_NEXT_SEQ = "SELECT next_seq FROM {s}.scopes WHERE tenant_id = %s AND user_id = %s"
-SQL_ALL = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE tenant_id = %s AND user_id = %s ORDER BY seq"
-SQL_CURRENT = (
-    f"SELECT {_COLUMNS} FROM {{s}}.records WHERE tenant_id = %s AND user_id = %s AND superseded_by IS NULL ORDER BY seq"
+SQL_ERASURES = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM {s}.erasures"
+SQL_COUNT_ERASURE = "SELECT nextval('{s}.erasures')"
+SQL_SCOPE = f"SELECT next_seq, generation FROM {{s}}.scopes WHERE {_MINE}"
+SQL_LOCK_SCOPE = (  # creates the scope's row or takes its lock: writes to one scope queue up, across processes
+    "INSERT INTO {s}.scopes (tenant_id, user_id, next_seq, generation) VALUES (%(t)s, %(u)s, 1, %(g)s)"
+    " ON CONFLICT (tenant_id, user_id) DO UPDATE SET next_seq = {s}.scopes.next_seq RETURNING next_seq, generation"
 )
-SQL_HISTORY = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE tenant_id = %s AND user_id = %s AND key = %s ORDER BY seq"
+SQL_SET_NEXT_SEQ = f"UPDATE {{s}}.scopes SET next_seq = %(n)s WHERE {_MINE}"
+SQL_RECORDS = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} ORDER BY seq"
+SQL_KEY_RECORDS = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND key = %(key)s ORDER BY seq"
+SQL_GET = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND id = %(id)s"
+SQL_LOOKUP = (
+    f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND {_CURRENT}"
+    " AND (key = ANY(%(keys)s) OR content = ANY(%(texts)s)) ORDER BY seq"
+)
 SQL_INSERT = (
     "INSERT INTO {s}.records (tenant_id, user_id, seq, id, kind, content, key, source, superseded_by,"
-    " importance, created_at, last_access, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    " importance, created_at, last_access, embedding)"
+    " VALUES (%(t)s, %(u)s, %(seq)s, %(id)s, %(kind)s, %(content)s, %(key)s, %(source)s, %(sup)s,"
+    " %(importance)s, %(created)s, %(created)s, %(vec)s)"
 )
-SQL_SUPERSEDE = "UPDATE {s}.records SET superseded_by = %s WHERE tenant_id = %s AND user_id = %s AND id = %s"
-SQL_TOUCH = "UPDATE {s}.records SET last_access = %s WHERE tenant_id = %s AND user_id = %s AND id = ANY(%s)"
-SQL_FORGET = f"DELETE FROM {{s}}.records WHERE tenant_id = %s AND user_id = %s AND id = %s RETURNING {_COLUMNS}"
-SQL_DELETE_USER = "DELETE FROM {s}.records WHERE tenant_id = %s AND user_id = %s"
-SQL_DELETE_SCOPE = "DELETE FROM {s}.scopes WHERE tenant_id = %s AND user_id = %s"
-# Exact search: the partition's rows are scored one by one (MATERIALIZED keeps the planner off the HNSW index).
+SQL_SUPERSEDE = f"UPDATE {{s}}.records SET superseded_by = %(sup)s WHERE {_MINE} AND id = %(id)s AND {_CURRENT}"
+SQL_TOUCH = f"UPDATE {{s}}.records SET last_access = %(when)s WHERE {_MINE} AND id = ANY(%(ids)s)"
+SQL_LOCK_RECORD = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND id = %(id)s FOR UPDATE"
+SQL_DELETE = f"DELETE FROM {{s}}.records WHERE {_MINE} AND id = %(id)s"
+SQL_TOMBSTONE = (
+    f"UPDATE {{s}}.records SET content = '', embedding = NULL, forgotten = true WHERE {_MINE} AND id = %(id)s"
+)
+SQL_DELETE_USER = f"DELETE FROM {{s}}.records WHERE {_MINE}"
+SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
+# Every current row of the partition, scored one by one (MATERIALIZED keeps the planner off the HNSW index);
+# the rows within TIE_BAND of the k-th come back with their vectors, to be settled exactly in float64.
 SQL_SEARCH_EXACT = (
-    "WITH part AS MATERIALIZED (SELECT id, seq, embedding <=> %(q)s AS distance FROM {s}.records"
-    " WHERE tenant_id = %(t)s AND user_id = %(u)s AND superseded_by IS NULL AND kind = ANY(%(kinds)s))"
-    " SELECT id, distance FROM part ORDER BY distance, seq DESC LIMIT %(n)s"
+    f"WITH part AS MATERIALIZED (SELECT seq, embedding <=> %(q)s AS d FROM {{s}}.records WHERE {_MINE}"
+    f" AND {_CURRENT} AND kind = ANY(%(kinds)s)),"
+    " cut AS (SELECT d FROM part ORDER BY d LIMIT 1 OFFSET %(k1)s)"
+    f" SELECT {_COLUMNS}, embedding FROM {{s}}.records JOIN part USING (seq) WHERE {_MINE}"
+    " AND part.d <= COALESCE((SELECT d FROM cut), 'Infinity') + %(band)s"
 )
-# Approximate search: the HNSW index, scanned on until n rows pass the filters (pgvector >= 0.8).
+# The HNSW index, scanned on until n rows pass the filters (pgvector >= 0.8 iterative scan).
 SQL_SEARCH_HNSW = (
-    "SELECT id, distance FROM (SELECT id, seq, embedding <=> %(q)s AS distance FROM {s}.records"
-    " WHERE tenant_id = %(t)s AND user_id = %(u)s AND superseded_by IS NULL AND kind = ANY(%(kinds)s)"
-    " ORDER BY embedding <=> %(q)s LIMIT %(n)s) AS hits ORDER BY distance, seq DESC"
+    f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)"
+    " ORDER BY embedding <=> %(q)s LIMIT %(n)s"
 )
 SQL_HNSW_SETTINGS = (
-    "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)"
+    "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %(ef)s, true)"
 )
+SQL_SCAN = f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s) ORDER BY seq"
+TIE_BAND = 1e-4  # distances this close to the k-th are re-scored exactly, as the in-memory partition does
 
 _CONTENT_TABLES = ("scopes", "records")
 """Tables holding memory content (or whose rows name a user): RLS on each."""
@@ -216,11 +242,12 @@ def setup(
         cur.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(ident(schema), ident(app_role)))
         cur.execute(sql.SQL("GRANT SELECT ON {}.meta, {}.schema_version TO {}").format(
             ident(schema), ident(schema), ident(app_role)))
+        cur.execute(sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {}.erasures TO {}").format(ident(schema), ident(app_role)))
         for table in _CONTENT_TABLES:
             cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
                 ident(schema), ident(table), ident(app_role)))
     conn.close()
-    return len(MIGRATIONS)
+    return SCHEMA_VERSION
 
 
 def drop_schema(admin_dsn: str, schema: str) -> None:
@@ -232,7 +259,7 @@ def drop_schema(admin_dsn: str, schema: str) -> None:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(_schema(schema))))
 
 
-def app_dsn(admin_dsn: str, *, app_role: str = APP_ROLE, app_password: str | None = None) -> str:
+def application_dsn(admin_dsn: str, *, app_role: str = APP_ROLE, app_password: str | None = None) -> str:
     """The administrator's DSN with the application role as the user (same host, port and database)."""
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
@@ -268,14 +295,6 @@ def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4) -> Any:
     return pool
 
 
-@dataclass(frozen=True, slots=True)
-class ScopeValues:
-    """Tenant and user as set for one transaction (anything with these two attributes works, e.g. a Scope)."""
-
-    tenant_id: str
-    user_id: str
-
-
 @contextmanager
 def scoped_transaction(pool: Any, scope: Any) -> Iterator[Any]:
     """One unit of work for one caller: a pooled connection, a transaction, the scope set first; rolls back on error."""
@@ -296,3 +315,197 @@ def scope_settings(conn: Any) -> tuple[str | None, str | None]:
 def table_names() -> Sequence[str]:
     """The tables that hold memory content, each with row-level security enabled and forced."""
     return _CONTENT_TABLES
+
+
+# --------------------------------------------------------------------------- the backend
+
+
+class PostgresStore:
+    """The `MemoryStore` protocol on PostgreSQL: every call is one transaction, bound to the caller's scope by RLS.
+
+    Nothing is cached between calls, so many application processes can share one
+    server. `dsn` is an administrator's (for setup; default: `local_server()`);
+    the store then connects as the application role. Search is exact over the
+    partition while it holds at most `exact_limit` records, else HNSW.
+    """
+
+    label = "PostgreSQL"
+    durable = True
+
+    def __init__(
+        self,
+        dsn: str | None = None,
+        *,
+        embedder_name: str,
+        dim: int,
+        schema: str = "primer_memory",
+        app_dsn: str | None = None,
+        exact_limit: int = 20_000,
+        pool_size: int = 4,
+    ):
+        from ..postgres import local_server
+
+        admin = local_server() if dsn is None else dsn
+        if app_dsn is None:
+            setup(admin, schema=schema, dim=dim, embedder_name=embedder_name)
+            app_dsn = application_dsn(admin)
+        self.dim, self.schema, self.exact_limit = dim, _schema(schema), exact_limit
+        self._sql: dict[str, Any] = {}
+        self.pool = connect_pool(app_dsn, max_size=pool_size)
+        with self.pool.connection() as conn:
+            bypass = conn.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
+            if bypass.fetchone()[0]:
+                self.pool.close()
+                raise PostgresSetupError("the application connected as a role that bypasses row-level security; "
+                                         f"connect as {APP_ROLE} (give the administrator DSN as dsn=)")
+
+    def __repr__(self) -> str:
+        return f"PostgresStore(schema={self.schema!r})"
+
+    def q(self, template: str) -> Any:
+        """A statement of this module with the store's schema filled in (composed once, then reused)."""
+        composed = self._sql.get(template)
+        if composed is None:
+            from psycopg import sql
+
+            composed = self._sql[template] = sql.SQL(template).format(s=sql.Identifier(self.schema))
+        return composed
+
+    def _unit(self, scope: Scope) -> Any:
+        return scoped_transaction(self.pool, scope)
+
+    def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
+        rid, seq, kind, content, key, source, sup, imp, created, last, gone = row[:11]
+        return MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, gone)
+
+    # ----------------------------------------------------------------- reading
+
+    def records(self, scope: Scope, key: str | None = None) -> list[MemoryRecord]:
+        params = {"t": scope.tenant_id, "u": scope.user_id, "key": key}
+        with self._unit(scope) as conn:
+            rows = conn.execute(self.q(SQL_RECORDS if key is None else SQL_KEY_RECORDS), params).fetchall()
+        return [self._record(scope, row) for row in rows]
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord | None:
+        with self._unit(scope) as conn:
+            row = conn.execute(self.q(SQL_GET), {"t": scope.tenant_id, "u": scope.user_id, "id": record_id}).fetchone()
+        return None if row is None else self._record(scope, row)
+
+    def lookup(
+        self, scope: Scope, keys: Iterable[str], texts: Iterable[TextKey]
+    ) -> tuple[dict[str, MemoryRecord], dict[TextKey, MemoryRecord]]:
+        keys, texts = list(keys), list(texts)
+        if not keys and not texts:
+            return {}, {}
+        params = {"t": scope.tenant_id, "u": scope.user_id, "keys": keys, "texts": [c for _, _, c in texts]}
+        with self._unit(scope) as conn:
+            rows = [self._record(scope, row) for row in conn.execute(self.q(SQL_LOOKUP), params)]
+        wanted_keys, wanted_texts = set(keys), set(texts)
+        by_key = {r.key: r for r in rows if r.key is not None and r.key in wanted_keys}
+        by_text = {t: r for r in rows if (t := (r.kind, r.key, r.content)) in wanted_texts}
+        return by_key, by_text
+
+    def last_seq(self, scope: Scope) -> int:
+        with self._unit(scope) as conn:
+            row = conn.execute(self.q(SQL_SCOPE), {"t": scope.tenant_id, "u": scope.user_id}).fetchone()
+        return 0 if row is None else int(row[0]) - 1
+
+    def search(
+        self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto"
+    ) -> list[tuple[MemoryRecord, float]]:
+        """Exact in SQL for a partition of at most `exact_limit` records, else HNSW; ties settled in float64."""
+        q = np.asarray(vector, dtype=np.float32)
+        params = {"t": scope.tenant_id, "u": scope.user_id, "q": q, "kinds": list(kinds), "k1": k - 1,
+                  "band": TIE_BAND, "n": k + 8, "ef": str(max(40, 2 * k))}
+        with self._unit(scope) as conn:
+            if mode == "auto":
+                row = conn.execute(self.q(SQL_SCOPE), params).fetchone()
+                mode = "exact" if row is None or row[0] - 1 <= self.exact_limit else "hnsw"
+            if mode == "hnsw":
+                conn.execute(SQL_HNSW_SETTINGS, params)
+                rows = conn.execute(self.q(SQL_SEARCH_HNSW), params).fetchall()
+            elif mode == "exact":
+                rows = conn.execute(self.q(SQL_SEARCH_EXACT), params).fetchall()
+            else:
+                raise ValueError(f"mode must be 'auto', 'exact' or 'hnsw', got {mode!r}")
+        return _settle(scope, self, rows, q, k)
+
+    def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
+        q = np.asarray(vector, dtype=np.float64)
+        with self._unit(scope) as conn:
+            rows = conn.execute(self.q(SQL_SCAN), {"t": scope.tenant_id, "u": scope.user_id, "kinds": list(kinds)})
+            return [(self._record(scope, row), _cosine(row[11], q)) for row in rows]
+
+    # ----------------------------------------------------------------- writing
+
+    def write(self, scope: Scope, new: Sequence[NewRecord], vectors: np.ndarray) -> list[MemoryRecord]:
+        mine = {"t": scope.tenant_id, "u": scope.user_id}
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        with self._unit(scope) as conn:
+            generation = conn.execute(self.q(SQL_ERASURES)).fetchone()[0]
+            seq, generation = conn.execute(self.q(SQL_LOCK_SCOPE), {**mine, "g": generation}).fetchone()
+            made: list[MemoryRecord] = []
+            for plan in new:
+                when = float(seq) if plan.created_at is None else plan.created_at
+                made.append(MemoryRecord(record_id(scope, seq, generation), scope, plan.kind, plan.content, plan.key,
+                                         plan.source, seq, None, plan.importance, when, when))
+                seq += 1
+            superseded: dict[str, str] = {}
+            for plan, record in zip(new, made):
+                if isinstance(plan.supersedes, int):
+                    superseded[made[plan.supersedes].id] = record.id
+                elif plan.supersedes is not None:
+                    superseded[plan.supersedes] = record.id
+            made = [replace(r, superseded_by=superseded.get(r.id)) for r in made]
+            fresh = {r.id for r in made}
+            with conn.cursor() as cur:
+                cur.executemany(self.q(SQL_INSERT), [
+                    {**mine, "seq": r.seq, "id": r.id, "kind": r.kind, "content": r.content, "key": r.key,
+                     "source": r.source, "sup": r.superseded_by, "importance": r.importance,
+                     "created": r.created_at, "vec": vectors[i]}
+                    for i, r in enumerate(made)
+                ])
+            for old, sup in superseded.items():
+                if old not in fresh and conn.execute(self.q(SQL_SUPERSEDE), {**mine, "sup": sup, "id": old}).rowcount != 1:
+                    raise ValueError(f"record {old!r} is not a current record of scope {scope}")
+            conn.execute(self.q(SQL_SET_NEXT_SEQ), {**mine, "n": seq})
+        return made
+
+    def touch(self, scope: Scope, record_ids: Sequence[str], when: float) -> None:
+        with self._unit(scope) as conn:
+            conn.execute(self.q(SQL_TOUCH), {"t": scope.tenant_id, "u": scope.user_id, "when": when,
+                                             "ids": list(record_ids)})
+
+    def forget(self, scope: Scope, record_id: str, *, tombstone: bool) -> MemoryRecord | None:
+        params = {"t": scope.tenant_id, "u": scope.user_id, "id": record_id}
+        with self._unit(scope) as conn:
+            row = conn.execute(self.q(SQL_LOCK_RECORD), params).fetchone()
+            if row is None:
+                return None
+            conn.execute(self.q(SQL_TOMBSTONE if tombstone else SQL_DELETE), params)
+        return self._record(scope, row)
+
+    def delete_user(self, scope: Scope) -> int:
+        params = {"t": scope.tenant_id, "u": scope.user_id}
+        with self._unit(scope) as conn:
+            count = conn.execute(self.q(SQL_DELETE_USER), params).rowcount
+            conn.execute(self.q(SQL_DELETE_SCOPE), params)
+            conn.execute(self.q(SQL_COUNT_ERASURE))
+        return count
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _cosine(vector: Any, q: np.ndarray) -> float:
+    """float64 cosine summed row by row, exactly as the in-memory partition computes it."""
+    array = vector.to_numpy() if hasattr(vector, "to_numpy") else np.asarray(vector, dtype=np.float32)
+    return float((array.astype(np.float64) * q).sum())
+
+
+def _settle(scope: Scope, store: PostgresStore, rows: Sequence[Any], q: np.ndarray, k: int) -> list[tuple[MemoryRecord, float]]:
+    """Rank the candidate rows exactly: best float64 cosine first, ties to the newer record; keep k."""
+    q64 = q.astype(np.float64)
+    scored = [(store._record(scope, row), _cosine(row[11], q64)) for row in rows]
+    scored.sort(key=lambda pair: (-pair[1], -pair[0].seq))
+    return scored[:k]
