@@ -25,6 +25,7 @@ __all__ = [
     "compact",
     "files_contain",
     "local_server",
+    "memory_on_postgres",
     "stop_local_server",
     "vacuum",
     "wal_contains",
@@ -148,3 +149,27 @@ def compact(admin_dsn: str, schema: str) -> None:
     """
     for table in ("records", "scopes"):
         vacuum(admin_dsn, schema, table, full=True)
+
+
+def memory_on_postgres(
+    dsn: str | None = None,
+    *,
+    schema: str = "primer_memory",
+    embedder: Any = None,
+    policy: Any = None,
+    clock: Any = None,
+    exact_limit: int = 20_000,
+) -> Any:
+    """A `LongTermMemory` whose records live in PostgreSQL: same API, isolation enforced by row-level security.
+
+    `dsn` is an administrator's (default: PRIMER_PG_DSN, else the embedded server);
+    setup runs with it, then the memory connects as the application role.
+    """
+    from .embedding import HashingEmbedder
+    from .long_term import LongTermMemory
+    from .policy import review
+    from .storage.postgres import PostgresStore
+
+    embedder = HashingEmbedder() if embedder is None else embedder
+    store = PostgresStore(dsn, embedder_name=embedder.name, dim=embedder.dim, schema=schema, exact_limit=exact_limit)
+    return LongTermMemory(embedder, policy=review if policy is None else policy, clock=clock, store=store)
