@@ -136,8 +136,9 @@ SQL_SEARCH_HNSW = (
     f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)"
     " ORDER BY embedding <=> %(q)s LIMIT %(n)s"
 )
-SQL_HNSW_SETTINGS = (
-    "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %(ef)s, true)"
+SQL_HNSW_SETTINGS = (  # enable_sort off: the planner must take the index's order (not partition rows + sort)
+    "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %(ef)s, true),"
+    " set_config('enable_sort', 'off', true)"
 )
 SQL_SCAN = f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s) ORDER BY seq"
 TIE_BAND = 1e-4  # distances this close to the k-th are re-scored exactly, as the in-memory partition does
@@ -415,20 +416,35 @@ class PostgresStore:
     ) -> list[tuple[MemoryRecord, float]]:
         """Exact in SQL for a partition of at most `exact_limit` records, else HNSW; ties settled in float64."""
         q = np.asarray(vector, dtype=np.float32)
+        with self._unit(scope) as conn:
+            statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
+            rows = conn.execute(statement, params).fetchall()
+        return _settle(scope, self, rows, q, k)
+
+    def explain(self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto") -> str:
+        """The server's plan for that search (EXPLAIN), to see which index it really used."""
+        q = np.asarray(vector, dtype=np.float32)
+        with self._unit(scope) as conn:
+            statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
+            from psycopg import sql
+
+            rows = conn.execute(sql.SQL("EXPLAIN (COSTS OFF) ") + statement, params).fetchall()
+        return "\n".join(line for (line,) in rows)
+
+    def _search_sql(
+        self, conn: Any, scope: Scope, q: np.ndarray, k: int, kinds: tuple[str, ...], mode: str
+    ) -> tuple[Any, dict[str, Any]]:
         params = {"t": scope.tenant_id, "u": scope.user_id, "q": q, "kinds": list(kinds), "k1": k - 1,
                   "band": TIE_BAND, "n": k + 8, "ef": str(max(40, 2 * k))}
-        with self._unit(scope) as conn:
-            if mode == "auto":
-                row = conn.execute(self.q(SQL_SCOPE), params).fetchone()
-                mode = "exact" if row is None or row[0] - 1 <= self.exact_limit else "hnsw"
-            if mode == "hnsw":
-                conn.execute(SQL_HNSW_SETTINGS, params)
-                rows = conn.execute(self.q(SQL_SEARCH_HNSW), params).fetchall()
-            elif mode == "exact":
-                rows = conn.execute(self.q(SQL_SEARCH_EXACT), params).fetchall()
-            else:
-                raise ValueError(f"mode must be 'auto', 'exact' or 'hnsw', got {mode!r}")
-        return _settle(scope, self, rows, q, k)
+        if mode == "auto":
+            row = conn.execute(self.q(SQL_SCOPE), params).fetchone()
+            mode = "exact" if row is None or row[0] - 1 <= self.exact_limit else "hnsw"
+        if mode == "hnsw":
+            conn.execute(SQL_HNSW_SETTINGS, params)
+            return self.q(SQL_SEARCH_HNSW), params
+        if mode == "exact":
+            return self.q(SQL_SEARCH_EXACT), params
+        raise ValueError(f"mode must be 'auto', 'exact' or 'hnsw', got {mode!r}")
 
     def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
         q = np.asarray(vector, dtype=np.float64)
