@@ -3,3 +3,4 @@
 from __future__ import annotations
 
 from . import _legacy  # noqa: F401  (each notebook's exercises move into a module of their own)
+from . import beyond  # noqa: F401  (notebook 5)
