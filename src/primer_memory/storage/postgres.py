@@ -418,7 +418,7 @@ class PostgresStore:
         q = np.asarray(vector, dtype=np.float32)
         with self._unit(scope) as conn:
             statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
-            rows = conn.execute(statement, params).fetchall()
+            rows = conn.cursor(binary=True).execute(statement, params).fetchall()  # binary: vectors arrive as bytes
         return _settle(scope, self, rows, q, k)
 
     def explain(self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto") -> str:
@@ -449,7 +449,8 @@ class PostgresStore:
     def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
         q = np.asarray(vector, dtype=np.float64)
         with self._unit(scope) as conn:
-            rows = conn.execute(self.q(SQL_SCAN), {"t": scope.tenant_id, "u": scope.user_id, "kinds": list(kinds)})
+            rows = conn.cursor(binary=True).execute(self.q(SQL_SCAN), {"t": scope.tenant_id, "u": scope.user_id,
+                                                                         "kinds": list(kinds)})
             return [(self._record(scope, row), _cosine(row[11], q)) for row in rows]
 
     # ----------------------------------------------------------------- writing
