@@ -16,16 +16,17 @@ import pytest
 
 from primer_memory.examples import RECONCILE_OUTPUTS, RECONCILE_STEP_NAMES, RECONCILE_STEPS, RECONCILE_TASK_ID
 from primer_memory.task_state import Event, TaskStateStore
-from primer_memory.task_state_worker import INTERRUPTED, WorkerProcess, crash_points, start_worker
+from primer_memory.task_state_worker import WorkerProcess, crash_points, start_worker
 
 pytestmark = pytest.mark.slow
 TASK = RECONCILE_TASK_ID
 WAIT = 60.0  # seconds; only reached when something is broken, and then the message shows the worker's output
+LEASE = 0.5  # seconds: a killed worker's step is taken over this long after its last heartbeat
 
 
 def crash_at(db: Path, point: str) -> list[str]:
     """Run a worker until `point`, SIGKILL it there, and return what it printed."""
-    with start_worker(db, pause_at=point) as worker:
+    with start_worker(db, pause_at=point, worker=f"killed at {point}", lease=LEASE) as worker:
         line = worker.wait_for("PAUSED", "FINISHED", timeout=WAIT)
         assert line == f"PAUSED {point}", worker.lines
         worker.kill()
@@ -34,7 +35,7 @@ def crash_at(db: Path, point: str) -> list[str]:
 
 
 def run_to_end(db: Path) -> list[str]:
-    with start_worker(db) as worker:
+    with start_worker(db, worker="resumer", lease=LEASE) as worker:
         assert worker.finish(timeout=WAIT) == 0, worker.errors
         assert worker.lines[-1] == f"FINISHED: all {len(RECONCILE_STEP_NAMES)} steps done", worker.lines
         return worker.lines
@@ -46,14 +47,14 @@ def state_after_crash(db: Path) -> tuple[list[tuple[str, str]], list[Event]]:
         assert store.integrity_check() == "ok"
         if TASK not in store.tasks():
             return [], store.events(TASK)
-        return [(s.name, s.status) for s in store.steps(TASK)], store.events(TASK)
+        return [(name, status) for name, status, _ in store.steps(TASK)], store.events(TASK)
 
 
 def assert_finished_once_each(db: Path) -> list[Event]:
     """All done, the right outputs, exactly one accepted 'done' per step, no refusals, no gaps in the log."""
     with TaskStateStore(db) as store:
         assert store.integrity_check() == "ok"
-        steps = store.steps(TASK)
+        steps = store.step_details(TASK)
         events = store.events(TASK)
     assert [(s.name, s.status, s.output) for s in steps] == [
         (name, "done", RECONCILE_OUTPUTS[name]) for name in RECONCILE_STEP_NAMES]
@@ -92,11 +93,12 @@ def test_kill_at_each_point_then_resume(tmp_path: Path, point: str) -> None:
         assert lines[0] == f"RESUMING {TASK} at {first_unfinished} ({dict(steps)[first_unfinished]})"
     events = assert_finished_once_each(db)
     with TaskStateStore(db) as store:
-        attempts = {s.name: s.attempts for s in store.steps(TASK)}
+        attempts = {s.name: s.attempts for s in store.step_details(TASK)}
     interrupted = point.split(":")[1] if point.startswith(("running:", "writing:")) else None
     assert attempts == {n: 2 if n == interrupted else 1 for n in RECONCILE_STEP_NAMES}
-    failed = [e for e in events if e.status == "failed"]
-    assert [(e.step, e.output) for e in failed] == ([(interrupted, INTERRUPTED)] if interrupted else [])
+    taken = [(e.step, e.worker) for e in events if "taken over" in e.reason]
+    assert taken == ([(interrupted, "resumer")] if interrupted else [])
+    assert not any(e.status == "failed" for e in events)
 
 
 def test_crash_at_every_point_in_one_run(tmp_path: Path) -> None:
@@ -108,11 +110,11 @@ def test_crash_at_every_point_in_one_run(tmp_path: Path) -> None:
         assert steps == expected_before_resume(point), point
     run_to_end(db)
     events = assert_finished_once_each(db)
-    interrupted = [e.step for e in events if e.status == "failed"]
+    interrupted = [e.step for e in events if "taken over" in e.reason]
     # each step died twice, once mid-step and once mid-write, and was retried each time
     assert interrupted == [name for name in RECONCILE_STEP_NAMES for _ in range(2)]
     with TaskStateStore(db) as store:
-        assert [s.attempts for s in store.steps(TASK)] == [3, 3, 3]
+        assert [s.attempts for s in store.step_details(TASK)] == [3, 3, 3]
 
 
 def test_the_lessons_crash_resumes_at_match(tmp_path: Path) -> None:
@@ -162,7 +164,7 @@ def test_a_second_process_waits_for_the_first_and_is_refused(tmp_path: Path) -> 
         assert result.startswith("REFUSED step fetch_invoices is already done (output \"4 invoices\")"), result
         assert a.finish(timeout=WAIT) == 0 and b.finish(timeout=WAIT) == 0
     with TaskStateStore(db) as store:
-        assert store.steps(TASK)[0].output == "4 invoices"
+        assert store.steps(TASK)[0][2] == "4 invoices"
         assert [(e.output, e.accepted) for e in store.events(TASK)] == [("4 invoices", True), (None, False)]
 
 
@@ -180,7 +182,7 @@ def test_a_process_killed_inside_its_write_leaves_the_step_for_the_other(tmp_pat
         assert b.wait_for("ACCEPTED", "REFUSED", timeout=WAIT) == "ACCEPTED fetch_invoices done"
     with TaskStateStore(db) as store:
         assert store.integrity_check() == "ok"
-        assert store.steps(TASK)[0].output == "5 invoices"
+        assert store.steps(TASK)[0][2] == "5 invoices"
         assert [(e.seq, e.output, e.accepted) for e in store.events(TASK)] == [(1, "5 invoices", True)]
 
 
@@ -204,6 +206,6 @@ def test_two_processes_racing_only_one_moves_the_step(tmp_path: Path, round_: in
     with TaskStateStore(db) as store:
         events = [e for e in store.events(TASK) if e.step == step]
         winner = next(e.output for e in events if e.accepted)
-        assert store.next_step(TASK).name != step
-        assert [s.output for s in store.steps(TASK) if s.name == step] == [winner]
+        assert store.next_step(TASK) != step
+        assert [output for name, _, output in store.steps(TASK) if name == step] == [winner]
         assert sorted(e.accepted for e in events) == [False, True]

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from primer_memory.task_state import Step
-from primer_memory.widgets import CrashView, crash_panel, crash_view, steps_html
-
-pytestmark = pytest.mark.slow
+from primer_memory.task_state_worker import crash_points
+from primer_memory.widgets import CrashView, crash_decision, crash_panel, crash_view, resume_note, steps_html
 
 
 def plain(markup: str) -> str:
@@ -58,6 +57,46 @@ def test_steps_html_escapes_what_it_shows() -> None:
 # --------------------------------------------------------------------------- the panel, with real processes
 
 
+POINTS = crash_points()
+
+
+@pytest.mark.parametrize("alive", [True, False])
+@pytest.mark.parametrize("paused_at", [None, *POINTS])
+@pytest.mark.parametrize("chosen", [None, *POINTS])
+def test_crash_decision_is_true_for_every_input(chosen: str | None, paused_at: str | None, alive: bool) -> None:
+    action, why = crash_decision(chosen, paused_at, alive, POINTS)
+    if not alive:
+        assert action == "refuse" and "no worker is running" in why
+    elif chosen is None:  # "no crash" selected: never kill
+        assert action == "refuse" and "Nothing was killed" in why
+    elif paused_at is not None and POINTS.index(chosen) > POINTS.index(paused_at):
+        assert action == "run_on"
+    else:
+        assert action == "kill"
+        assert (why == "") == (chosen == paused_at)
+        if why:
+            assert "already past the chosen point" in why
+
+
+def _steps(statuses: list[str]) -> list[Step]:
+    return [step(i, n, s) for i, (n, s) in enumerate(zip(("a", "b", "c"), statuses), 1)]
+
+
+@pytest.mark.parametrize("finished", [True, False])
+@pytest.mark.parametrize("before", [[], ["pending"] * 3, ["done", "running", "pending"], ["done", "done", "pending"],
+                                    ["done"] * 3])
+def test_resume_note_says_what_really_happened(before: list[str], finished: bool) -> None:
+    note = resume_note(_steps(before), _steps(["done"] * 3), finished)
+    if not before:
+        assert "held no task" in note and "carried on" not in note
+    elif all(s == "done" for s in before):
+        assert "nothing to do" in note and "carried on" not in note
+    else:
+        first = "abc"[before.index(next(s for s in before if s != "done"))]
+        assert f"carried on from its first unfinished step, {first}." in note
+    assert ("ran the job to the end" in note) == finished
+
+
 @pytest.fixture
 def panel(tmp_path: Path):
     made = crash_panel(tmp_path / "tasks.db")
@@ -65,6 +104,7 @@ def panel(tmp_path: Path):
     made.stop()  # never leave a worker behind, whatever the test did
 
 
+@pytest.mark.slow
 def test_panel_parts_carry_css_classes_and_a_short_repr(panel) -> None:
     assert repr(panel) == "CrashPanel()"
     assert "pm-crash-step" in panel.chooser._dom_classes
@@ -74,6 +114,7 @@ def test_panel_parts_carry_css_classes_and_a_short_repr(panel) -> None:
     assert "Choose where to crash" in panel.text.value
 
 
+@pytest.mark.slow
 def test_the_lessons_crash_and_resume(panel) -> None:
     assert panel.chooser.value == "before:match"
     panel.buttons["start"].click()
@@ -89,8 +130,10 @@ def test_the_lessons_crash_and_resume(panel) -> None:
                                       ("fetch_payments", "done", "3 payments", "1"),
                                       ("match", "done", "all matched", "1")]
     assert "RESUMING reconcile-september at match (pending)" in plain(panel.text.value)
+    assert "carried on from its first unfinished step, match" in plain(panel.text.value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("point", "expected"), [
     ("creating", []),
     ("running:fetch_invoices", [("fetch_invoices", "running", "", "1"), ("fetch_payments", "pending", "", "0"),
@@ -113,6 +156,7 @@ def test_crash_at_a_chosen_point_then_resume(panel, point: str, expected: list[t
     assert [r[3] for r in done] == ["2" if r[0] == interrupted else "1" for r in done]
 
 
+@pytest.mark.slow
 def test_crash_runs_on_to_a_later_choice(panel) -> None:
     panel.chooser.value = "before:fetch_payments"
     panel.buttons["start"].click()
@@ -122,6 +166,7 @@ def test_crash_runs_on_to_a_later_choice(panel) -> None:
     assert "during match" in plain(panel.text.value)
 
 
+@pytest.mark.slow
 def test_buttons_in_the_wrong_order_explain_themselves(panel) -> None:
     panel.buttons["crash"].click()
     assert "Nothing to crash: no worker is running" in plain(panel.text.value)
@@ -135,8 +180,30 @@ def test_buttons_in_the_wrong_order_explain_themselves(panel) -> None:
     assert [r[3] for r in rows(panel.text.value)] == ["1", "1", "1"]
     panel.buttons["crash"].click()
     assert "Nothing to crash" in plain(panel.text.value)
+    panel.buttons["resume"].click()  # a finished file: the new process has nothing to do, and says so
+    assert "Every step was already done, so the new process found nothing to do" in plain(panel.text.value)
 
 
+@pytest.mark.slow
+def test_no_crash_selected_never_kills(panel) -> None:
+    panel.buttons["start"].click()  # paused before match
+    panel.chooser.value = None
+    panel.buttons["crash"].click()
+    assert "Nothing was killed" in plain(panel.text.value)
+    assert panel.buttons and "killed with SIGKILL" not in plain(panel.text.value)
+    panel.chooser.value = "before:match"
+    panel.buttons["crash"].click()
+    assert "Killed the worker with SIGKILL before match" in plain(panel.text.value)
+
+
+@pytest.mark.slow
+def test_resume_on_an_empty_file_says_it_started_afresh(panel) -> None:
+    panel.buttons["resume"].click()
+    text = plain(panel.text.value)
+    assert "held no task" in text and "carried on" not in text and "STARTING" in text
+
+
+@pytest.mark.slow
 def test_default_panel_hides_its_temporary_path() -> None:
     made = crash_panel()
     try:

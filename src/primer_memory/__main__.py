@@ -53,11 +53,12 @@ def part4() -> None:
         with WorkerProcess("status", str(path)) as status:
             status.finish()
         print("\n".join(status.lines))
-        with start_worker(path) as worker:
+        with start_worker(path, worker="worker B") as worker:
             worker.finish()
         print(f"a third process resumes and finishes: {worker.lines[-1]}")
         with TaskStateStore(path) as store:
-            print(steps_table(store.steps(RECONCILE_TASK_ID)))
+            print(steps_table(store.step_details(RECONCILE_TASK_ID)))
+            print(f"next_step: {store.next_step(RECONCILE_TASK_ID)}")
 
 
 def part3() -> None:

@@ -3,4 +3,5 @@
 from __future__ import annotations
 
 from . import _legacy  # noqa: F401  (each notebook's exercises move into a module of their own)
+from . import tasks  # noqa: F401  (notebook 4)
 from . import beyond  # noqa: F401  (notebook 5)

@@ -14,7 +14,7 @@ from ._common import _messages_html, _panel_class, _preset_text_panel  # noqa: F
 
 _STATUS_COLOURS = {"pending": "#7f8c8d", "running": "#d68910", "done": "#1e8449", "failed": "#c0392b"}
 
-__all__ = ["CrashView", "crash_view", "crash_panel", "steps_html"]
+__all__ = ["CrashView", "crash_decision", "crash_view", "crash_panel", "resume_note", "steps_html"]
 
 
 def _point_label(point: str | None) -> str:
@@ -80,12 +80,52 @@ def crash_view(steps: list[Any], note: str, worker_lines: list[str] | tuple[str,
     return CrashView(note=note, steps=list(steps), worker_lines=list(worker_lines), integrity=integrity)
 
 
+def crash_decision(chosen: str | None, paused_at: str | None, alive: bool,
+                   points: list[str] | None = None) -> tuple[str, str]:
+    """Pure: what the crash button does, ("kill" | "run_on" | "refuse", why), for the chooser and the worker's state.
+
+    "no crash" selected never kills; a point later than where the worker waits runs it on first;
+    an earlier (or the same) point kills it where it stands, and the note says so.
+    """
+    if not alive:
+        return "refuse", "Nothing to crash: no worker is running. Press start first."
+    if chosen is None:
+        return "refuse", ("Nothing was killed: the crash point is set to \"no crash\". Choose a point to crash at, "
+                          "then press crash again.")
+    if points is not None and paused_at in points and chosen in points and \
+            points.index(chosen) > points.index(paused_at):
+        return "run_on", "The worker first ran on to the chosen point."
+    if chosen == paused_at:
+        return "kill", ""
+    return "kill", (f"The worker is already past the chosen point, so it is killed where it waits: "
+                    f"{_point_label(paused_at)}.")
+
+
+def resume_note(before: list[Any], after: list[Any], finished: bool) -> str:
+    """Pure: what a resume did, told from the file before and after (never claims to carry on from nothing)."""
+    first = next((s.name for s in before if s.status != "done"), None)
+    if not before:
+        head = ("The file held no task (the crash came before the task was created, or nothing ran yet), so the "
+                "new process created it and started from the first step.")
+    elif first is None:
+        head = "Every step was already done, so the new process found nothing to do."
+    else:
+        head = f"A new process opened the same file and carried on from its first unfinished step, {first}."
+    if not finished:
+        return head + " It did not finish: see what it printed."
+    return head + " It ran the job to the end and exited."
+
+
 def _read_file(path: Any, task_id: str) -> tuple[list[Any], str]:
     """The steps and integrity check, read by opening the file afresh, as a new process would."""
+    import os
+
     from ..task_state import TaskStateStore
 
+    if not os.path.exists(path):
+        return [], "ok (no file yet)"
     with TaskStateStore(path) as store:
-        steps = store.steps(task_id) if task_id in store.tasks() else []
+        steps = store.step_details(task_id) if task_id in store.tasks() else []
         return steps, store.integrity_check()
 
 
@@ -120,7 +160,7 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
         button.add_class(name)
     text = w.HTML()
     text.add_class("pm-crash-text")
-    state: dict[str, Any] = {"worker": None, "at": None}
+    state: dict[str, Any] = {"worker": None, "at": None, "count": 0}
 
     def show(note: str, lines: list[str] | tuple[str, ...] = ()) -> None:
         steps, integrity = _read_file(path, RECONCILE_TASK_ID)
@@ -132,39 +172,44 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
             worker.kill()
         state["worker"], state["at"] = None, None
 
-    def run(pause_at: str | None) -> tuple[str, list[str]]:
+    def run(pause_at: str | None) -> tuple[str, list[str], bool]:
         """Start a worker and wait until it stops at `pause_at` or finishes; say where it is."""
-        worker = start_worker(path, pause_at=pause_at, task_id=RECONCILE_TASK_ID)
+        state["count"] += 1
+        worker = start_worker(path, pause_at=pause_at, task_id=RECONCILE_TASK_ID,
+                              worker=f"worker {chr(ord('A') + (state['count'] - 1) % 26)}")
         state["worker"] = worker
         try:
             line = worker.wait_for("PAUSED", "FINISHED", timeout=timeout)
         except WorkerError as error:
             stop_worker()
-            return f"The worker failed: {error}", []
+            return f"The worker failed: {error}", [], False
         if line.startswith("PAUSED"):
             state["at"] = line.split(" ", 1)[1]
             return (f"The worker process is paused {_point_label(state['at'])} and waits there. "
-                    "Press crash to kill it.", worker.lines)
+                    "Press crash to kill it.", worker.lines, False)
         worker.finish(timeout=timeout)
         lines = worker.lines
         stop_worker()
-        return "The worker ran the job to the end and exited.", lines
+        return "The worker ran the job to the end and exited.", lines, True
 
     def on_start(_button: object = None) -> None:
         stop_worker()
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(f"{path}{suffix}"):
                 os.remove(f"{path}{suffix}")
-        note, lines = run(chooser.value)
+        state["count"] = 0
+        note, lines, _ = run(chooser.value)
         show("Started the job on an empty file. " + note, lines)
 
     def on_crash(_button: object = None) -> None:
         worker = state["worker"]
-        if worker is None or not worker.alive:
-            show("Nothing to crash: no worker is running. Press start (or resume) first.")
+        alive = worker is not None and worker.alive
+        action, why = crash_decision(chooser.value, state["at"], alive, points)
+        if action == "refuse":
+            show(why, list(worker.lines) if alive else [])
             return
         target = chooser.value
-        if target is not None and points.index(target) > points.index(state["at"]):
+        if action == "run_on":
             worker.send(f"pause {target}")  # run on to the chosen point first
             try:
                 line = worker.wait_for("PAUSED", "FINISHED", timeout=timeout)
@@ -175,9 +220,11 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
             state["at"] = line.split(" ", 1)[1] if line.startswith("PAUSED") else None
         at, lines = state["at"], list(worker.lines)
         stop_worker()
+        if at is None:
+            show("The worker finished the job before it reached the chosen point; nothing was left to kill.", lines)
+            return
         lines.append("(killed with SIGKILL)")
-        where = _point_label(at) if at else "after it had finished"
-        show(f"Killed the worker with SIGKILL {where}: no cleanup ran in it. "
+        show(f"{why + ' ' if why else ''}Killed the worker with SIGKILL {_point_label(at)}: no cleanup ran in it. "
              "The table is read by opening the file afresh, as a new process would.", lines)
 
     def on_resume(_button: object = None) -> None:
@@ -186,8 +233,9 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
             show(f"The worker is still alive, paused {_point_label(state['at'])}. Press crash first.",
                  list(worker.lines))
             return
-        note, lines = run(None)
-        show("A new process opened the same file and carried on from its first unfinished step. " + note, lines)
+        before, _ = _read_file(path, RECONCILE_TASK_ID)
+        note, lines, finished = run(None)
+        show(resume_note(before, _read_file(path, RECONCILE_TASK_ID)[0], finished), lines)
 
     start.on_click(on_start)
     crash.on_click(on_crash)

@@ -1,0 +1,73 @@
+"""Where task state is kept: one small protocol, one module per backend (SQLite, PostgreSQL).
+
+The rules live above this line, in `task_state.py` and `task_rules.py`; a backend only
+stores and fetches rows, opens transactions in one place, and locks what it is told to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+__all__ = ["StepRow", "EventRow", "TaskTx", "TaskBackend"]
+
+# position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires
+StepRow = tuple[int, str, str, "str | None", "str | None", int, "str | None", "str | None", "float | None"]
+# seq, step, status, output, output_kind, accepted, reason, proposal, worker
+EventRow = tuple[int, "str | None", "str | None", "str | None", "str | None", bool, str, str, "str | None"]
+
+
+class TaskTx(Protocol):
+    """What the store may do inside one transaction (or, for reads, one connection)."""
+
+    def now(self) -> float:
+        """The clock leases are measured on, in seconds."""
+
+    def lock_task(self, task_id: str) -> str | None:
+        """The task's goal, locking the task against other writers until the transaction ends (None: no task)."""
+
+    def next_claimable(self, now: float, task_ids: Sequence[str] | None, skip: Sequence[str]) -> str | None:
+        """Lock and return one task (not in `skip`) whose current step has no live lease; others' locks are skipped."""
+
+    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]]) -> None:
+        """Write a task and its (position, name, validator) steps, all pending."""
+
+    def steps(self, task_id: str) -> list[StepRow]:
+        """The task's steps in order (empty when there is no such task)."""
+
+    def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
+                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
+        """Move one step if it still has status `expect`; return how many rows changed (1 or 0)."""
+
+    def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
+        """Set or clear a step's lease; return how many rows changed."""
+
+    def add_event(self, task_id: str, step: str | None, status: str | None, output: str | None,
+                  kind: str | None, accepted: bool, reason: str, proposal: str, worker: str | None) -> int:
+        """Append one event to the task's log and return its number (1, 2, ... per task)."""
+
+    def task_ids(self) -> list[str]:
+        """Every task id, in id order."""
+
+    def events(self, task_id: str) -> list[EventRow]:
+        """The task's log in order."""
+
+
+class TaskBackend(Protocol):
+    """A place that keeps task state: transactions are opened here and nowhere else."""
+
+    def transaction(self) -> AbstractContextManager[TaskTx]:
+        """A write transaction that commits on success and rolls back on any error."""
+
+    def reading(self) -> AbstractContextManager[TaskTx]:
+        """Read-only access (no write lock taken)."""
+
+    def integrity_check(self) -> str:
+        """The backend's own soundness check: 'ok' when sound."""
+
+    def close(self) -> None:
+        """Let go of the connection; committed work is already stored."""
+
+    def tables(self) -> Any:
+        """Where the rows live, for people who query them directly (table names)."""

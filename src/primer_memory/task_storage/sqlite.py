@@ -1,0 +1,240 @@
+"""Task state in one SQLite file: BEGIN IMMEDIATE transactions, WAL, and a file check that never writes first.
+
+Before writing anything the backend reads the file and refuses it unless it is
+empty, new, or a task store of a known schema version: another program's tables,
+a long-term memory file, a folder, a text file or a read-only file get a
+`TaskFileError` naming the path as the caller gave it, and the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..task_rules import TaskFileError
+from . import EventRow, StepRow
+
+__all__ = ["SQLiteTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
+
+SCHEMA_VERSION = 2
+TABLES = ("tasks", "steps", "events")
+_HEADER = b"SQLite format 3\x00"
+
+# MIGRATIONS[v] takes a file from version v to v + 1 (append only; version 0 is a new, empty file).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 0 -> 1: the tables
+        "CREATE TABLE tasks (task_id TEXT PRIMARY KEY, goal TEXT NOT NULL)",
+        """CREATE TABLE steps (
+            task_id   TEXT NOT NULL REFERENCES tasks(task_id),
+            position  INTEGER NOT NULL,
+            name      TEXT NOT NULL,
+            status    TEXT NOT NULL DEFAULT 'pending'
+                      CHECK (status IN ('pending', 'running', 'done', 'failed')),
+            output    TEXT,
+            validator TEXT,
+            attempts  INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (task_id, position),
+            UNIQUE (task_id, name))""",
+        """CREATE TABLE events (
+            task_id  TEXT NOT NULL,
+            seq      INTEGER NOT NULL,
+            step     TEXT,
+            status   TEXT,
+            output   TEXT,
+            accepted INTEGER NOT NULL CHECK (accepted IN (0, 1)),
+            reason   TEXT NOT NULL,
+            proposal TEXT NOT NULL,
+            PRIMARY KEY (task_id, seq))""",
+    ),
+    (  # 1 -> 2: leases, who proposed, and text outputs stored as plain text (JSON only for other values)
+        "ALTER TABLE steps ADD COLUMN output_kind TEXT CHECK (output_kind IN ('text', 'json'))",
+        "ALTER TABLE steps ADD COLUMN lease_owner TEXT",
+        "ALTER TABLE steps ADD COLUMN lease_expires REAL",
+        "ALTER TABLE events ADD COLUMN output_kind TEXT CHECK (output_kind IN ('text', 'json'))",
+        "ALTER TABLE events ADD COLUMN worker TEXT",
+        "UPDATE steps SET output_kind = CASE json_type(output) WHEN 'text' THEN 'text' ELSE 'json' END, "
+        "output = CASE json_type(output) WHEN 'text' THEN json_extract(output, '$') ELSE output END "
+        "WHERE output IS NOT NULL",
+        "UPDATE events SET output_kind = CASE json_type(output) WHEN 'text' THEN 'text' ELSE 'json' END, "
+        "output = CASE json_type(output) WHEN 'text' THEN json_extract(output, '$') ELSE output END "
+        "WHERE output IS NOT NULL",
+    ),
+)
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+_STEP_COLUMNS = "position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires"
+_CURRENT = ("(SELECT MIN(c.position) FROM steps c WHERE c.task_id = s.task_id AND c.status != 'done')")
+
+
+def _check_path(given: str) -> None:
+    """Refuse, without touching it, a path that cannot be a task file; messages name the path as given."""
+    path = Path(given)
+    if path.is_dir():
+        raise TaskFileError(f"{given!r} is a folder; give the path of a file inside it, such as "
+                            f"{os.path.join(given, 'tasks.db')!r}")
+    if not path.parent.is_dir():
+        raise TaskFileError(f"the folder of {given!r} does not exist; create it first, or choose another path")
+    if not path.exists():
+        return
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise TaskFileError(f"{given!r} is not a regular file; give the path of an SQLite file")
+    if not info.st_mode & 0o222:
+        raise TaskFileError(f"{given!r} is read-only; a task store writes every update, so make it writable "
+                            "(chmod u+w) or copy it")
+    if info.st_size == 0:
+        return
+    with open(path, "rb") as handle:
+        head = handle.read(len(_HEADER))
+    if head != _HEADER:
+        raise TaskFileError(f"{given!r} is not an SQLite database (it may be a text file or damaged); "
+                            "give a new path, or a file made by TaskStateStore")
+
+
+class SQLiteTasks:
+    """The SQLite backend: one connection, transactions opened by `transaction()` only."""
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0,
+                 clock: Callable[[], float] | None = None):
+        given = os.fspath(path)
+        if not isinstance(given, str):
+            raise TaskFileError(f"the path must be text, got {type(given).__name__}")
+        self.path = given
+        self._clock = clock or time.time
+        _check_path(given)
+        try:
+            # isolation_level=None: the module opens no transaction by itself; BEGIN/COMMIT are written here.
+            self._conn = sqlite3.connect(given, isolation_level=None, timeout=timeout)
+        except sqlite3.Error as error:
+            raise TaskFileError(f"{given!r} cannot be opened as an SQLite file ({error})") from None
+        try:
+            self._open()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _open(self) -> None:
+        given = self.path
+        try:  # read first: nothing is written until the file is known to be empty or ours
+            names = {r[0] for r in self._conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise TaskFileError(f"{given!r} is not a usable SQLite database ({error}); give a new path, "
+                                "or a file made by TaskStateStore") from None
+        if names and (version == 0 or not names <= set(TABLES)):
+            listed = ", ".join(sorted(names)[:8])
+            raise TaskFileError(f"{given!r} holds another program's tables ({listed}), so it is not a task store; "
+                                "nothing was written to it. Give a new path for the task state")
+        if version > SCHEMA_VERSION or (version and names != set(TABLES)):
+            raise TaskFileError(f"{given!r} has schema version {version}; this code reads task files of version "
+                                f"{SCHEMA_VERSION} or older (is it a task-state file, written by a newer version?)")
+        try:
+            # WAL: readers never wait for the writer, so a file can be inspected while a worker holds the lock.
+            if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            if version < SCHEMA_VERSION:
+                with self.transaction():
+                    current = self._conn.execute("PRAGMA user_version").fetchone()[0]  # another process may
+                    for statements in MIGRATIONS[current:]:                           # have set it up meanwhile
+                        for statement in statements:
+                            self._conn.execute(statement)
+                    self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")  # an int constant, not input
+        except sqlite3.OperationalError as error:
+            if "readonly" in str(error) or "read-only" in str(error):
+                raise TaskFileError(f"{given!r} cannot be written ({error}); a task store needs a writable file "
+                                    "in a writable folder") from None
+            raise
+
+    # ----------------------------------------------------------------- the protocol
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def tables(self) -> tuple[str, ...]:
+        return TABLES
+
+    def integrity_check(self) -> str:
+        return "; ".join(r[0] for r in self._conn.execute("PRAGMA integrity_check"))
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        """BEGIN IMMEDIATE takes the write lock before the first read, so what is checked is what is changed."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield _Tx(self._conn, self._clock)
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    @contextmanager
+    def reading(self) -> Iterator[_Tx]:
+        yield _Tx(self._conn, self._clock)
+
+
+class _Tx:
+    """Rows in and out of the file; every statement is a constant with ? parameters."""
+
+    def __init__(self, conn: sqlite3.Connection, clock: Callable[[], float]):
+        self._conn = conn
+        self._clock = clock
+
+    def now(self) -> float:
+        return self._clock()
+
+    def lock_task(self, task_id: str) -> str | None:  # BEGIN IMMEDIATE already holds the only write lock
+        row = self._conn.execute("SELECT goal FROM tasks WHERE task_id = ?", (task_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def next_claimable(self, now: float, task_ids: Sequence[str] | None, skip: Sequence[str]) -> str | None:
+        rows = self._conn.execute(
+            f"SELECT s.task_id FROM steps s WHERE s.position = {_CURRENT} "  # a constant, not input
+            "AND (s.lease_owner IS NULL OR s.lease_expires <= ?) ORDER BY s.task_id", (now,)).fetchall()
+        wanted = None if task_ids is None else set(task_ids)
+        return next((r[0] for r in rows if r[0] not in skip and (wanted is None or r[0] in wanted)), None)
+
+    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]]) -> None:
+        self._conn.execute("INSERT INTO tasks (task_id, goal) VALUES (?, ?)", (task_id, goal))
+        self._conn.executemany("INSERT INTO steps (task_id, position, name, validator) VALUES (?, ?, ?, ?)",
+                               [(task_id, p, n, v) for p, n, v in rows])
+
+    def steps(self, task_id: str) -> list[StepRow]:
+        return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? ORDER BY position",
+                                  (task_id,)).fetchall()
+
+    def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
+                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
+        return self._conn.execute(
+            "UPDATE steps SET status = ?, output = ?, output_kind = ?, attempts = attempts + ?, "
+            "lease_owner = ?, lease_expires = ? WHERE task_id = ? AND position = ? AND status = ?",
+            (status, output, kind, add_attempt, owner, expires, task_id, position, expect)).rowcount
+
+    def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
+        return self._conn.execute("UPDATE steps SET lease_owner = ?, lease_expires = ? "
+                                  "WHERE task_id = ? AND position = ?", (owner, expires, task_id, position)).rowcount
+
+    def add_event(self, task_id: str, step: str | None, status: str | None, output: str | None,
+                  kind: str | None, accepted: bool, reason: str, proposal: str, worker: str | None) -> int:
+        seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE task_id = ?",
+                                 (task_id,)).fetchone()[0]
+        self._conn.execute(
+            "INSERT INTO events (task_id, seq, step, status, output, output_kind, accepted, reason, proposal, "
+            "worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (task_id, seq, step, status, output, kind, int(accepted), reason, proposal, worker))
+        return int(seq)
+
+    def task_ids(self) -> list[str]:
+        return [r[0] for r in self._conn.execute("SELECT task_id FROM tasks ORDER BY task_id")]
+
+    def events(self, task_id: str) -> list[EventRow]:
+        return [(q, st, s, o, k, bool(a), r, p, w) for q, st, s, o, k, a, r, p, w in self._conn.execute(
+            "SELECT seq, step, status, output, output_kind, accepted, reason, proposal, worker FROM events "
+            "WHERE task_id = ? ORDER BY seq", (task_id,))]
