@@ -141,3 +141,92 @@ def test_any_text_embeds_to_a_unit_or_zero_row(texts: list[str]) -> None:
     vectors = HashingEmbedder(dim=64).embed(texts)
     norms = np.linalg.norm(vectors, axis=1)
     assert np.all((np.abs(norms - 1) < 1e-5) | (norms == 0))
+
+
+# --------------------------------------------------------------------------- encode, and the semantic embedder
+
+from pathlib import Path  # noqa: E402
+
+from primer_memory import Embedder, LongTermMemory, Scope, SemanticEmbedder, StoreFileError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def semantic() -> SemanticEmbedder:
+    return SemanticEmbedder()
+
+
+def test_encode_is_one_row_of_embed(embedder: HashingEmbedder, semantic: SemanticEmbedder) -> None:
+    for model in (embedder, semantic):
+        assert isinstance(model, Embedder)
+        text = "Alice's fiscal year starts in April."
+        np.testing.assert_array_equal(model.encode(text), model.embed([text])[0])
+        with pytest.raises(EmbeddingError, match="one text"):
+            model.encode(["a list"])  # type: ignore[arg-type]
+
+
+def test_semantic_embedder_finds_paraphrases_the_hashing_one_misses(semantic: SemanticEmbedder) -> None:
+    fact, habit, travel = ("Alice's fiscal year starts in April.",
+                           "To reconcile invoices, match each vendor invoice to its payment, then list mismatches.",
+                           "To book travel, check the team budget, then ask Alice to approve it.")
+    budget_year = semantic.encode("when does Alice's budget year begin?")
+    assert cosine(budget_year, semantic.encode(fact)) == pytest.approx(0.75, abs=0.01)
+    bills = semantic.encode("how do I check that every bill got paid?")
+    assert cosine(bills, semantic.encode(habit)) > cosine(bills, semantic.encode(travel))
+    hashing = HashingEmbedder()
+    assert cosine(hashing.encode("how do I check that every bill got paid?"), hashing.encode(habit)) < \
+        cosine(hashing.encode("how do I check that every bill got paid?"), hashing.encode(travel))
+
+
+def test_semantic_embedder_refuses_bad_input(semantic: SemanticEmbedder) -> None:
+    with pytest.raises(EmbeddingError, match="list of texts"):
+        semantic.embed("one text")
+    with pytest.raises(EmbeddingError, match="must be a string"):
+        semantic.embed([42])  # type: ignore[list-item]
+    with pytest.raises(EmbeddingError, match="dim"):
+        SemanticEmbedder(dim=100)
+    assert semantic.embed([]).shape == (0, 256)
+    assert not semantic.encode("").any()
+    assert SemanticEmbedder(dim=64).encode("invoice").shape == (64,)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=5))
+def test_semantic_rows_are_unit_or_zero(texts: list[str]) -> None:
+    vectors = SemanticEmbedder().embed(texts)
+    norms = np.linalg.norm(vectors, axis=1)
+    assert vectors.dtype == np.float32 and np.all((np.abs(norms - 1) < 1e-5) | (norms == 0))
+
+
+def test_a_store_file_refuses_vectors_from_another_embedder(tmp_path: Path, semantic: SemanticEmbedder) -> None:
+    path = tmp_path / "one-embedder.db"
+    with LongTermMemory(path=path) as memory:
+        memory.remember(Scope("acme", "alice"), "semantic", "Alice likes tea.")
+    with pytest.raises(StoreFileError, match="embedder"):
+        LongTermMemory(path=path, embedder=semantic)
+    other = tmp_path / "semantic.db"
+    LongTermMemory(path=other, embedder=semantic).close()
+    with pytest.raises(StoreFileError, match="wordllama"):
+        LongTermMemory(path=other)
+
+
+OFFLINE = """
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("network disabled for this test")
+socket.socket.connect = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+import primer_memory
+assert "wordllama" not in sys.modules, "import primer_memory must not import wordllama"
+embedder = primer_memory.SemanticEmbedder()
+print(embedder.name, embedder.encode("when does the budget year begin?").shape)
+"""
+
+
+def test_semantic_embedder_works_offline_and_loads_lazily(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "0",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    out = subprocess.run([sys.executable, "-c", OFFLINE], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("wordllama-") and "(256,)" in out.stdout
+    assert not (tmp_path / ".cache").exists()  # nothing was fetched into a cache

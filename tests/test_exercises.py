@@ -30,14 +30,12 @@ RIGHT = [
     (ex.check_summarizer, (last_sentences,), "The budget held in all 18 cases"),
     (ex.check_policy_guesses, ({"thanks, great!": "skip", "my VPN password is hunter2": "refuse"},), "2 of 2 right"),
     (ex.check_path_guard, (strict_guard,), "All right."),
-    (ex.check_recall_choice, ("what should I do when a vendor sends invoices late?", ("procedural",), 1), "Yes"),
 ]
 
 WRONG = [
     (ex.check_last_sentence_summarizer, (lambda ms: "nope",), "Not yet"),
     (ex.check_policy_guesses, ({"my VPN password is hunter2": "store"},), "0 of 1 right"),
     (ex.check_path_guard, (lambda p: True,), "got through"),
-    (ex.check_recall_choice, ("what should I do when a vendor sends invoices late?", ("episodic", "semantic", "procedural"), 3), "Can a smaller k, or fewer kinds"),
 ]
 
 GARBAGE = [
@@ -47,10 +45,6 @@ GARBAGE = [
     (ex.check_policy_guesses, ("not a dict",)),
     (ex.check_policy_guesses, ({42: "store"},)),
     (ex.check_path_guard, (explode,)),
-    (ex.check_recall_choice, ("", "procedural", -1)),
-    (ex.check_recall_choice, ("x", None, "three")),
-    (ex.check_paraphrase, (None,)),
-    (ex.check_paraphrase, ("",)),
 ]
 
 

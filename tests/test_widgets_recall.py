@@ -36,8 +36,74 @@ def test_view_explains_empty_results(memory: LongTermMemory) -> None:
     scope = alice_scope()
     assert "Type a question" in recall_view(memory, scope, "   ", KINDS).html()
     assert "Tick at least one kind" in recall_view(memory, scope, "Globex", ()).html()
-    assert "No memory shares a word" in recall_view(memory, scope, "what is it?", KINDS).html()
+    assert "every cosine is 0.000" in recall_view(memory, scope, "what is it?", KINDS).html()
+    assert "Nothing is relevant enough" in recall_view(memory, scope, "what is it?", KINDS, min_score=0.05).html()
     assert "No memory of these kinds" in recall_view(memory, Scope("acme", "nobody"), "Globex", KINDS).html()
+
+
+QUESTIONS = ["what happened with Globex?", "how do I reconcile invoices?", "what is it?", "zzzqx",
+             "Alice invoices travel", "when does the budget year begin?"]
+KIND_SETS = [KINDS, ("procedural",), ("episodic", "semantic")]
+WEIGHTS = [0.0, 1.5, 3.0]
+FLOORS = [0.0, 0.1, 0.25, 0.5]
+
+
+@pytest.fixture(scope="module")
+def both() -> dict[str, LongTermMemory]:
+    from primer_memory import SemanticEmbedder
+
+    return {"hashing": alice_store(), "semantic": alice_store(embedder=SemanticEmbedder())}
+
+
+def test_every_message_is_true_over_the_whole_grid(both: dict[str, LongTermMemory]) -> None:
+    """Each sentence the panel can print, checked against the numbers, for every input position."""
+    scope = alice_scope()
+    for name, memory in both.items():
+        for question in QUESTIONS:
+            for kinds in KIND_SETS:
+                cosines = [s for _, s in memory.similarities(scope, question, kinds)]
+                for w_rec in WEIGHTS:
+                    for w_imp in WEIGHTS:
+                        for floor in FLOORS:
+                            view = recall_view(memory, scope, question, kinds, w_rec, w_imp, 3, floor, name)
+                            page = view.html()
+                            passing = [c for c in cosines if c >= floor or floor == 0]  # 0: no floor
+                            if view.message.startswith("Nothing is relevant enough"):
+                                assert floor > 0 and not passing and f"{max(cosines):.3f}" in view.message
+                                continue
+                            assert not view.message
+                            assert len(view.rows) == min(3, len(passing))
+                            assert all(r.cosine >= floor for r in view.rows) or floor == 0
+                            assert [r.score for r in view.rows] == sorted((r.score for r in view.rows), reverse=True)
+                            if w_rec == w_imp == 0:
+                                assert "plain cosine ranking" in page
+                                expected = memory.recall(scope, question, k=3, kinds=kinds, min_score=floor or None)
+                                assert [r.record.id for r in view.rows] == [r.id for r in expected]
+                            zero = [n for n in view.notes if "every cosine is 0.000" in n]
+                            assert bool(zero) == (max(cosines) == 0)
+                            if zero and w_rec == w_imp == 0:
+                                assert [r.record.seq for r in view.rows] == sorted((r.record.seq for r in view.rows),
+                                                                                   reverse=True)
+                            scaled = [n for n in view.notes if "min-max" in n]
+                            assert bool(scaled) == (bool(w_rec or w_imp) and len(passing) > 1)
+                            for note in scaled:
+                                assert f"over the {len(passing)} candidates" in note
+                                if w_imp:
+                                    imps = [r.importance for r, s in memory.similarities(scope, question, kinds)
+                                            if s >= floor or floor == 0]
+                                    assert f"importance from {min(imps):.3g} to {max(imps):.3g}" in note
+
+
+def test_the_embedder_switch_changes_the_answer() -> None:
+    panel = recall_panel(query="how do I check that every bill got paid?")
+    assert list(panel.stores) == ["hashing", "semantic"]
+    first = panel.text.value.split("</tr>")[1]
+    assert "To book travel" in first  # spelling: "check" is shared with the travel habit
+    panel.embedder.value = "semantic"
+    assert "embedder: semantic" in panel.text.value
+    assert "To reconcile invoices" in panel.text.value.split("</tr>")[1]  # meaning
+    panel.sliders["min_score"].value = 0.5
+    assert "Nothing is relevant enough" in panel.text.value
 
 
 def test_panel_is_short_in_text_and_tagged_for_the_browser() -> None:
@@ -48,6 +114,8 @@ def test_panel_is_short_in_text_and_tagged_for_the_browser() -> None:
     assert "pm-recall-text" in panel.text._dom_classes
     assert "pm-recall-recency" in panel.sliders["recency"]._dom_classes
     assert "pm-recall-importance" in panel.sliders["importance"]._dom_classes
+    assert "pm-recall-min-score" in panel.sliders["min_score"]._dom_classes
+    assert "pm-recall-embedder" in panel.embedder._dom_classes
     assert all(f"pm-recall-kind-{k}" in c._dom_classes for k, c in panel.kinds.items())
     assert "rejected the vendor Globex" in panel.text.value.split("</tr>")[1]  # first row after the header
 

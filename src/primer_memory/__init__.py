@@ -26,6 +26,7 @@ from .short_term import (
 
 # (more parts are imported below as each notebook's module lands)
 from .embedding import Embedder, EmbeddingError, HashingEmbedder
+from .semantic import SemanticEmbedder  # wordllama itself is imported only when one is built
 from .long_term import (
     KIND_NAMES,
     KINDS,
@@ -39,6 +40,7 @@ from .long_term import (
     ScoredMemory,
     StoreClosed,
     StoreFileError,
+    WriteConflict,
     WriteResult,
 )
 from .notes import (

@@ -35,6 +35,7 @@ __all__ = [
     "STOP_WORDS",
     "content_words",
     "cosine",
+    "encode_one",
 ]
 
 
@@ -48,13 +49,17 @@ class Embedder(Protocol):
 
     `name` identifies the model and its settings (a store on disk refuses to mix
     vectors from two embedders); `embed` returns one float32 row per text,
-    L2-normalised, or all zeros for a text with nothing to embed.
+    L2-normalised, or all zeros for a text with nothing to embed; `encode` is
+    the same for one text. (The store itself only ever calls `embed`.)
     """
 
     name: str
     dim: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - a protocol
+        ...
+
+    def encode(self, text: str) -> np.ndarray:  # pragma: no cover - a protocol
         ...
 
 
@@ -149,6 +154,10 @@ class HashingEmbedder:
                 out[g] = out.get(g, 0.0) + self.word_weight / math.sqrt(len(grams))
         return out
 
+    def encode(self, text: str) -> np.ndarray:
+        """One text's L2-normalised float32 vector (all zeros if it has no content words)."""
+        return encode_one(self, text)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text; a text with no content words gives a row of zeros."""
         if isinstance(texts, str):
@@ -170,17 +179,35 @@ class HashingEmbedder:
         return out
 
 
+def encode_one(embedder: Embedder, text: str) -> np.ndarray:
+    """One text's vector through `embed`: the shared body of every embedder's `encode`."""
+    if not isinstance(text, str):
+        raise EmbeddingError(f"encode takes one text (a string), got {type(text).__name__}; use embed for a list")
+    return embedder.embed([text])[0]
+
+
 def check_vectors(vectors: object, count: int, dim: int, who: str) -> np.ndarray:
-    """Validate an embedder's output and return it as an L2-normalised float32 array of shape (count, dim)."""
-    array = np.asarray(vectors)
-    if array.shape != (count, dim):
-        raise EmbeddingError(f"{who} returned shape {array.shape}; expected ({count}, {dim})")
-    if not np.issubdtype(array.dtype, np.floating):
-        raise EmbeddingError(f"{who} returned {array.dtype} values; expected floats")
-    array = array.astype(np.float32, copy=True)
-    if not np.isfinite(array).all():
+    """Validate an embedder's output and return it as an L2-normalised float32 array of shape (count, dim).
+
+    Called on every recall with one row, so it makes as few numpy calls as it can.
+    """
+    source = vectors if isinstance(vectors, np.ndarray) else np.asarray(vectors)
+    if count == 1 and source.dtype == np.float32 and source.shape == (1, dim):  # one question: the hot path
+        square = float(np.dot(source[0].astype(np.float64), source[0].astype(np.float64)))
+        if not math.isfinite(square):
+            raise EmbeddingError(f"{who} returned NaN or infinite values")
+        return source * np.float32(1.0 / math.sqrt(square)) if square > 0 else source.copy()
+    if source.shape != (count, dim):
+        raise EmbeddingError(f"{who} returned shape {source.shape}; expected ({count}, {dim})")
+    if source.dtype.kind != "f":
+        raise EmbeddingError(f"{who} returned {source.dtype} values; expected floats")
+    array = source.astype(np.float32, copy=True)
+    squares = np.einsum("ij,ij->i", array, array, dtype=np.float64)
+    if not np.isfinite(squares).all():
         raise EmbeddingError(f"{who} returned NaN or infinite values")
-    norms = np.linalg.norm(array.astype(np.float64), axis=1)
-    nonzero = norms > 0
-    array[nonzero] /= norms[nonzero, None].astype(np.float32)
+    if squares.all():
+        array /= np.sqrt(squares).astype(np.float32)[:, None]
+    else:
+        nonzero = squares > 0
+        array[nonzero] /= np.sqrt(squares[nonzero]).astype(np.float32)[:, None]
     return array

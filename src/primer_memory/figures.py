@@ -175,3 +175,32 @@ def recall_scores(
 
 
 __all__ += ["KIND_COLOURS", "recall_scores"]
+
+
+def embedder_comparison(rows: "dict[str, list[tuple[str, int, int, float, float]]]") -> "Figure":
+    """Per question and embedder, how far the right memory's cosine is above (or below) the best wrong one.
+
+    `rows` maps an embedder's label to `paraphrases.recall_at_1(...)` rows for the
+    same questions. A bar right of zero means that embedder recalled the right memory.
+    """
+    names = list(rows)
+    questions = [q for q, *_ in rows[names[0]]]
+    colours = ["#909497", "#2471a3", "#229954", "#d68910"]
+    fig = _new_figure(9.0, 0.9 + 0.36 * len(questions) * max(len(names), 1) / 1.6)
+    ax = fig.add_subplot()
+    height = 0.8 / max(len(names), 1)
+    for j, name in enumerate(names):
+        margins = [target_cos - other for _, _, _, target_cos, other in rows[name]]
+        ys = [len(questions) - 1 - i + (len(names) / 2 - j - 0.5) * height for i in range(len(questions))]
+        hits = sum(recalled == target for _, target, recalled, _, _ in rows[name])
+        ax.barh(ys, margins, height=height * 0.95, color=colours[j % len(colours)],
+                label=f"{name}: {hits} of {len(questions)} recalled first")
+    ax.axvline(0, color="#1b2631", linewidth=1)
+    ax.set_yticks(range(len(questions))[::-1], [_short(q, 52) for q in questions], fontsize=8)
+    ax.set_xlabel("cosine of the right memory minus the best wrong one (> 0: recalled first)")
+    ax.set_title("Paraphrased questions about Alice's memories: spelling vs meaning", fontsize=11)
+    fig.legend(loc="outside lower center", ncols=len(names), fontsize=8, frameon=False)
+    return fig
+
+
+__all__ += ["embedder_comparison"]

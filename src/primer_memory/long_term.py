@@ -16,9 +16,15 @@ Decisions worth knowing:
   leaves the key with no current value: older values stay superseded (they
   were corrected once; erasing the correction must not silently bring them
   back). To restore an older value, remember it again.
-- Recall returns only records that share something with the question
-  (cosine > 0), so an unrelated memory never pads the prompt.
+- Forgetting a keyed value leaves a tombstone (id, kind, key, seq, source,
+  links; no content, no vector), so `history` can still say what happened.
+- `recall` returns the k most similar current records, whatever their cosine
+  (as the lesson does); `min_score=` is the relevance floor that keeps an
+  unrelated memory out of the prompt.
+- Ids are never reused, not after `forget`, not after `delete_user`.
 - Ties in similarity go to the newer record.
+- A `MemoryRecord` is a snapshot: one held from an earlier call does not change
+  when a later write supersedes it. Ask `get`, `history` or `export` for now.
 """
 
 from __future__ import annotations
@@ -49,9 +55,21 @@ from .records import (
     ScoredMemory,
     StoreClosed,
     StoreFileError,
+    WriteConflict,
     WriteResult,
 )
 from .storage import MemoryStore, NewRecord, TextKey
+from .validation import (
+    Entry,
+    check_entry,
+    check_floor,
+    check_k,
+    check_key,
+    check_kinds,
+    check_query,
+    check_scope,
+    check_weight,
+)
 
 __all__ = [
     "DEFAULT_IMPORTANCE",
@@ -68,97 +86,10 @@ __all__ = [
     "ScoredMemory",
     "StoreClosed",
     "StoreFileError",
+    "WriteConflict",
     "WriteResult",
 ]
 
-_Entry = tuple[str, str, "str | None", str, int]  # kind, content, key, source, importance
-
-
-# --------------------------------------------------------------------------- input checks
-
-
-def _check_scope(scope: object) -> Scope:
-    if not isinstance(scope, Scope):
-        raise ScopeError(
-            f"every call needs a Scope(tenant_id, user_id) from the authentication layer; got {type(scope).__name__}"
-        )
-    return scope
-
-
-def _check_kind(kind: object) -> str:
-    if kind not in KINDS:
-        raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))}; got {kind!r}")
-    return kind  # type: ignore[return-value]
-
-
-def _check_kinds(kinds: object) -> tuple[str, ...]:
-    if isinstance(kinds, str):
-        raise InvalidQuery(f"kinds must be a tuple of kinds such as ({kinds!r},), not the bare string {kinds!r}")
-    try:
-        chosen = list(kinds)  # type: ignore[call-overload]
-    except TypeError:
-        raise InvalidQuery(f"kinds must be a tuple of kinds from {KINDS}; got {kinds!r}") from None
-    if not chosen:
-        raise InvalidQuery(f"kinds must name at least one of {', '.join(map(repr, KINDS))}")
-    unknown = [k for k in chosen if k not in KINDS]
-    if unknown:
-        raise InvalidQuery(f"unknown kind {unknown[0]!r} in kinds; allowed: {', '.join(map(repr, KINDS))}")
-    return tuple(k for k in KINDS if k in chosen)
-
-
-def _check_k(k: object) -> int:
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise InvalidQuery(f"k must be a whole number of at least 1, got {k!r}")
-    if k < 1:
-        raise InvalidQuery(f"k must be at least 1 (how many memories to recall), got {k}")
-    return k
-
-
-def _check_query(query: object) -> str:
-    if not isinstance(query, str):
-        raise InvalidQuery(f"the question must be a string, got {type(query).__name__}")
-    if not query.strip():
-        raise InvalidQuery("the question is empty; recall needs some text to compare memories with")
-    return query
-
-
-def _check_key(key: object) -> str | None:
-    if key is None:
-        return None
-    if not isinstance(key, str) or not key.strip():
-        raise InvalidMemory(f"key must be None or a non-empty string such as 'fiscal_year_start'; got {key!r}")
-    if key != key.strip():
-        raise InvalidMemory(f"key must not start or end with whitespace (it would be a different key); got {key!r}")
-    return key
-
-
-def _check_entry(entry: Mapping[str, Any], where: str) -> tuple[str, str, str | None, str, int]:
-    allowed = {"kind", "content", "key", "source", "importance"}
-    if not isinstance(entry, Mapping):
-        raise InvalidMemory(f"{where}: each memory must be a mapping with kind and content, got {type(entry).__name__}")
-    extra = set(entry) - allowed
-    if extra:
-        raise InvalidMemory(f"{where}: unknown field {sorted(extra)[0]!r}; allowed: {', '.join(sorted(allowed))}")
-    kind = _check_kind(entry.get("kind"))
-    content = entry.get("content")
-    if not isinstance(content, str):
-        raise InvalidMemory(f"{where}: content must be a string, got {type(content).__name__}")
-    if not content.strip():
-        raise InvalidMemory(f"{where}: content is empty; a memory needs some text")
-    key = _check_key(entry.get("key"))
-    source = entry.get("source", "conversation")
-    if not isinstance(source, str) or not source.strip():
-        raise InvalidMemory(f"{where}: source must be a non-empty string such as 'conversation'; got {source!r}")
-    importance = entry.get("importance", DEFAULT_IMPORTANCE)
-    if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
-        raise InvalidMemory(f"{where}: importance must be a whole number from 1 to 10; got {importance!r}")
-    return kind, content, key, source, importance
-
-
-def _check_weight(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise InvalidQuery(f"{name} must be a finite number >= 0, got {value!r}")
-    return float(value)
 
 
 # --------------------------------------------------------------------------- the store
@@ -287,10 +218,10 @@ class LongTermMemory:
         Each entry is a mapping with `kind` and `content`, and optionally `key`,
         `source` and `importance`. Results come back in the same order.
         """
-        _check_scope(scope)
+        check_scope(scope)
         if isinstance(entries, Mapping):
             raise InvalidMemory("remember_many takes a list of memories; wrap a single one as [entry]")
-        checked = [_check_entry(e, f"memory {i}") for i, e in enumerate(entries)]
+        checked = [check_entry(e, f"memory {i}") for i, e in enumerate(entries)]
         with self._lock:
             self._open()
             decisions = [self._review(content) for _, content, _, _, _ in checked]
@@ -307,7 +238,7 @@ class LongTermMemory:
         return decision
 
     def _write(
-        self, scope: Scope, checked: list[_Entry], decisions: list[PolicyDecision], vectors: np.ndarray
+        self, scope: Scope, checked: list[Entry], decisions: list[PolicyDecision], vectors: np.ndarray
     ) -> list[WriteResult]:
         """Plan the batch (duplicates, supersession, in order), then hand it to the backend as one transaction."""
         keys = {key for _, _, key, _, _ in checked if key is not None}
@@ -364,37 +295,61 @@ class LongTermMemory:
     def _query_vector(self, query: str) -> np.ndarray:
         return self._vectors([query])[0]
 
-    def recall(self, scope: Scope, query: str, k: int = 3, kinds: Sequence[str] = KINDS) -> list[MemoryRecord]:
+    def recall(
+        self,
+        scope: Scope,
+        query: str,
+        k: int = 3,
+        kinds: Sequence[str] = KINDS,
+        *,
+        min_score: float | None = None,
+    ) -> list[MemoryRecord]:
         """The k current records of the caller's scope most similar to `query` (cosine), best first.
 
-        Only the chosen kinds are searched; records that share nothing with the
-        question (cosine 0) are never returned, so fewer than k may come back.
+        Only the chosen kinds are searched. Every current record counts, so fewer
+        than k come back only when the scope holds fewer; with `min_score`, records
+        whose cosine is below it are left out (possibly all of them).
         """
-        return [record for record, _ in self.recall_with_scores(scope, query, k, kinds)]
+        return [record for record, _ in self.recall_with_scores(scope, query, k, kinds, min_score=min_score)]
 
     def recall_with_scores(
-        self, scope: Scope, query: str, k: int = 3, kinds: Sequence[str] = KINDS
+        self,
+        scope: Scope,
+        query: str,
+        k: int = 3,
+        kinds: Sequence[str] = KINDS,
+        *,
+        min_score: float | None = None,
     ) -> list[tuple[MemoryRecord, float]]:
         """`recall`, with each record's cosine similarity to the question."""
-        _check_scope(scope)
-        _check_query(query)
-        _check_k(k)
-        chosen = _check_kinds(kinds)
+        check_scope(scope)
+        check_query(query)
+        check_k(k)
+        chosen = check_kinds(kinds)
+        floor = None if min_score is None else check_floor(min_score)
         with self._lock:
             self._open()
-            q = self._query_vector(query)
-            if not q.any():
-                return []
-            return [(r, s) for r, s in self._store.search(scope, q, k, chosen) if s > 0]
+            found = self._store.search(scope, self._query_vector(query), k, chosen)
+            return found if floor is None else [(r, s) for r, s in found if s >= floor]
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord:
+        """The record with this id as stored now (is it still current?); RecordNotFound outside the caller's scope."""
+        check_scope(scope)
+        with self._lock:
+            self._open()
+            record = self._store.get(scope, record_id) if isinstance(record_id, str) else None
+        if record is None:
+            raise RecordNotFound(f"no record {record_id!r} in scope {scope}; ids of other scopes are not searched")
+        return record
 
     def similarities(self, scope: Scope, query: str, kinds: Sequence[str] = KINDS) -> list[tuple[MemoryRecord, float]]:
         """Every current record of the chosen kinds with its cosine similarity to `query`, oldest first.
 
         This is what recall ranks; figures and widgets use it to show the whole picture.
         """
-        _check_scope(scope)
-        _check_query(query)
-        chosen = _check_kinds(kinds)
+        check_scope(scope)
+        check_query(query)
+        chosen = check_kinds(kinds)
         with self._lock:
             self._open()
             return self._store.scan(scope, self._query_vector(query), chosen)
@@ -411,32 +366,37 @@ class LongTermMemory:
         w_importance: float = 1.0,
         now: float | None = None,
         touch: bool = False,
+        min_score: float | None = None,
     ) -> list[ScoredMemory]:
         """Generative Agents' retrieval: score = w_rel*relevance + w_rec*recency + w_imp*importance.
 
         Each part is min-max normalised over the candidates (every current record
-        of the chosen kinds); recency = 0.995 ** hours since last access; a part
-        equal for every candidate counts 1 (or 0 if it is 0 everywhere). `now`
-        defaults to the clock, or to the latest write of the scope. With
-        `touch=True` the returned records count as accessed at `now`.
+        of the chosen kinds, with a cosine of at least `min_score` if given);
+        recency = 0.995 ** hours since last access; a part equal for every
+        candidate counts 1 (or 0 if it is 0 everywhere). `now` defaults to the
+        clock, or to the latest write of the scope. Recall does not count as an
+        access unless `touch=True`: then the returned records are accessed at `now`.
         """
-        _check_scope(scope)
-        _check_query(query)
-        _check_k(k)
-        chosen = _check_kinds(kinds)
+        check_scope(scope)
+        check_query(query)
+        check_k(k)
+        chosen = check_kinds(kinds)
         weights = [
-            _check_weight("w_relevance", w_relevance),
-            _check_weight("w_recency", w_recency),
-            _check_weight("w_importance", w_importance),
+            check_weight("w_relevance", w_relevance),
+            check_weight("w_recency", w_recency),
+            check_weight("w_importance", w_importance),
         ]
         if now is not None and (isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now)):
             raise InvalidQuery(f"now must be a finite number of hours, got {now!r}")
         if not isinstance(touch, bool):
             raise InvalidQuery(f"touch must be True or False, got {touch!r}")
+        floor = None if min_score is None else check_floor(min_score)
         with self._lock:
             self._open()
             q = self._query_vector(query)
             pairs = self._store.scan(scope, q, chosen)
+            if floor is not None:
+                pairs = [(r, s) for r, s in pairs if s >= floor]
             if not pairs:
                 return []
             clock_now = self._now()
@@ -464,8 +424,8 @@ class LongTermMemory:
 
     def history(self, scope: Scope, key: str) -> list[MemoryRecord]:
         """Every value a key has had in this scope, oldest first, superseded ones included, each with its source."""
-        _check_scope(scope)
-        if _check_key(key) is None:
+        check_scope(scope)
+        if check_key(key) is None:
             raise InvalidMemory("history needs a key such as 'fiscal_year_start', got None")
         with self._lock:
             self._open()
@@ -476,7 +436,7 @@ class LongTermMemory:
 
         With `path`, the same list is also written there as UTF-8 JSON (a data-access request, GDPR Art. 15).
         """
-        _check_scope(scope)
+        check_scope(scope)
         with self._lock:
             self._open()
             data = [r.to_dict() for r in self._store.records(scope)]
@@ -491,12 +451,16 @@ class LongTermMemory:
 
         Only the caller's partition is searched, so an id from another scope is
         simply not found. Forgetting a key's current value leaves the key with
-        no current value; its older values stay superseded.
+        no current value; its older values stay superseded. A keyed record leaves
+        a tombstone in its key's history (`forgotten=True`, content erased);
+        forgetting a tombstone again changes nothing.
         """
-        _check_scope(scope)
+        check_scope(scope)
         with self._lock:
             self._open()
-            record = self._store.forget(scope, record_id, tombstone=False) if isinstance(record_id, str) else None
+            record = self._store.get(scope, record_id) if isinstance(record_id, str) else None
+            if record is not None and not record.forgotten:
+                record = self._store.forget(scope, record_id, tombstone=record.key is not None)
             if record is None:
                 raise RecordNotFound(f"no record {record_id!r} in scope {scope}; ids of other scopes are not searched")
             return record
@@ -507,7 +471,7 @@ class LongTermMemory:
         Returns how many records were erased (GDPR Art. 17). Other scopes, even
         in the same tenant, keep theirs.
         """
-        _check_scope(scope)
+        check_scope(scope)
         with self._lock:
             self._open()
             count = self._store.delete_user(scope)

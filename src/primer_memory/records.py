@@ -6,6 +6,7 @@ both can use them without importing each other.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "ScoredMemory",
     "StoreClosed",
     "StoreFileError",
+    "WriteConflict",
     "WriteResult",
 ]
 
@@ -63,6 +65,10 @@ class RecordNotFound(KeyError):
 
 class StoreFileError(ValueError):
     """The file at `path` is not a primer-memory store (corrupt, another program's, or another embedder's)."""
+
+
+class WriteConflict(RuntimeError):
+    """A write was planned against a record that changed meanwhile (no longer current); nothing was written."""
 
 
 class StoreClosed(RuntimeError):
@@ -111,7 +117,8 @@ class MemoryRecord:
 
     `seq` is the write order inside the scope (it stands in for time, so
     examples are deterministic); `superseded_by` is the id of the record that
-    replaced this one, or None while it is current.
+    replaced this one. A record is a snapshot taken when it was returned: ask
+    the store again (`get`, `history`) to see whether it is still current.
     """
 
     id: str
@@ -148,16 +155,25 @@ class MemoryRecord:
             "importance": self.importance,
             "created_at": self.created_at,
             "last_access": self.last_access,
+            "forgotten": self.forgotten,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class WriteResult:
-    """What `remember` did: stored or not, why, and the record (the new one, or the existing duplicate)."""
+    """What `remember` did: stored or not, why, and the record (the new one, or the existing duplicate).
+
+    `record` is as it was at the time of the write; a later correction does not
+    update it, so read `memory.get(scope, record.id).current` for its state now.
+    """
 
     stored: bool
     reason: str
     record: MemoryRecord | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        """Unpacks like the lesson's tuple: `stored, reason, record = memory.remember(...)`."""
+        return iter((self.stored, self.reason, self.record))
 
 
 @dataclass(frozen=True, slots=True)

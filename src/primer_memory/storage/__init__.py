@@ -84,8 +84,9 @@ class MemoryStore(Protocol):
         """Insert `new` (one unit-length float32 row each) and mark what each supersedes, all in ONE transaction.
 
         Seqs and ids are allocated here, in order, never reused (not after forget,
-        not after delete_user). Returns the stored records in the order given. On
-        any error nothing is written.
+        not after delete_user). Returns the stored records in the order given. A
+        `supersedes` id that is not current raises WriteConflict. On any error
+        nothing is written.
         """
         ...
 
@@ -120,7 +121,10 @@ class MemoryStore(Protocol):
         ...
 
     def delete_user(self, scope: Scope) -> int:
-        """Erase every row of the scope, tombstones too, and return how many records there were."""
+        """Erase every row of the scope, tombstones too, and return how many there were.
+
+        The scope starts again at seq 1, with ids that differ from every erased one.
+        """
         ...
 
     def close(self) -> None:

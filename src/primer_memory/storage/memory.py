@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..records import MemoryRecord, Scope
+from ..records import MemoryRecord, Scope, WriteConflict
 from . import NewRecord, TextKey, record_id
 from .partition import Partition
 
@@ -95,7 +95,7 @@ class InMemoryStore:
             elif plan.supersedes is not None:
                 old = part.records.get(plan.supersedes)
                 if old is None or not old.current:
-                    raise ValueError(f"record {plan.supersedes!r} is not a current record of scope {scope}")
+                    raise WriteConflict(f"record {plan.supersedes!r} is no longer current in {scope}; write again")
                 superseded[plan.supersedes] = rid
             seq += 1
         made = [replace(r, superseded_by=superseded[r.id]) if r.id in superseded else r for r in made]

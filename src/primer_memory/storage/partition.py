@@ -144,7 +144,8 @@ class Partition:
             band = rows[_top_band(scores[rows], k)]
         exact = index.exact(band, q)
         order = np.lexsort((-index.seqs[band], -exact))[:k]  # best score first; ties to the newer record
-        return [(self.records[index.ids[band[i]]], float(exact[i])) for i in order]
+        ids, records = index.ids, self.records
+        return [(records[ids[row]], score) for row, score in zip(band[order].tolist(), exact[order].tolist())]
 
     def scan(self, q: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
         """Every current record of `kinds` with its exact cosine, oldest first."""
@@ -163,5 +164,5 @@ def _top_band(scores: np.ndarray, k: int) -> np.ndarray:
     n = len(scores)
     if n <= k:
         return np.arange(n)
-    kth = scores[np.argpartition(scores, n - k)[n - k :]].min()
+    kth = scores[np.argpartition(scores, n - k)[n - k]]  # argpartition puts the k-th largest at n - k
     return np.flatnonzero(scores >= kth - _TIE_EPS)

@@ -1,0 +1,110 @@
+"""Input checks for long-term memory: what a scope, a memory, a question and a weight must look like.
+
+Every public call of `LongTermMemory` runs these before it touches storage, so
+bad input raises a named error (ScopeError, InvalidMemory, InvalidQuery) with a
+message a learner can act on, and nothing stored is changed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .records import DEFAULT_IMPORTANCE, KINDS, InvalidMemory, InvalidQuery, Scope, ScopeError
+
+__all__ = ["Entry", "check_entry", "check_floor", "check_k", "check_key", "check_kinds", "check_query",
+           "check_scope", "check_weight"]
+
+Entry = tuple[str, str, "str | None", str, int]
+"""A checked memory: kind, content, key, source, importance."""
+
+
+def check_scope(scope: object) -> Scope:
+    if not isinstance(scope, Scope):
+        raise ScopeError(
+            f"every call needs a Scope(tenant_id, user_id) from the authentication layer; got {type(scope).__name__}"
+        )
+    return scope
+
+
+def check_kind(kind: object) -> str:
+    if kind not in KINDS:
+        raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))}; got {kind!r}")
+    return kind  # type: ignore[return-value]
+
+
+def check_kinds(kinds: object) -> tuple[str, ...]:
+    if isinstance(kinds, str):
+        raise InvalidQuery(f"kinds must be a tuple of kinds such as ({kinds!r},), not the bare string {kinds!r}")
+    try:
+        chosen = list(kinds)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidQuery(f"kinds must be a tuple of kinds from {KINDS}; got {kinds!r}") from None
+    if not chosen:
+        raise InvalidQuery(f"kinds must name at least one of {', '.join(map(repr, KINDS))}")
+    unknown = [k for k in chosen if k not in KINDS]
+    if unknown:
+        raise InvalidQuery(f"unknown kind {unknown[0]!r} in kinds; allowed: {', '.join(map(repr, KINDS))}")
+    return tuple(k for k in KINDS if k in chosen)
+
+
+def check_k(k: object) -> int:
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise InvalidQuery(f"k must be a whole number of at least 1, got {k!r}")
+    if k < 1:
+        raise InvalidQuery(f"k must be at least 1 (how many memories to recall), got {k}")
+    return k
+
+
+def check_query(query: object) -> str:
+    if not isinstance(query, str):
+        raise InvalidQuery(f"the question must be a string, got {type(query).__name__}")
+    if not query.strip():
+        raise InvalidQuery("the question is empty; recall needs some text to compare memories with")
+    return query
+
+
+def check_key(key: object) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key.strip():
+        raise InvalidMemory(f"key must be None or a non-empty string such as 'fiscal_year_start'; got {key!r}")
+    if key != key.strip():
+        raise InvalidMemory(f"key must not start or end with whitespace (it would be a different key); got {key!r}")
+    return key
+
+
+def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
+    allowed = {"kind", "content", "key", "source", "importance"}
+    if not isinstance(entry, Mapping):
+        raise InvalidMemory(f"{where}: each memory must be a mapping with kind and content, got {type(entry).__name__}")
+    extra = set(entry) - allowed
+    if extra:
+        raise InvalidMemory(f"{where}: unknown field {sorted(extra)[0]!r}; allowed: {', '.join(sorted(allowed))}")
+    kind = check_kind(entry.get("kind"))
+    content = entry.get("content")
+    if not isinstance(content, str):
+        raise InvalidMemory(f"{where}: content must be a string, got {type(content).__name__}")
+    if not content.strip():
+        raise InvalidMemory(f"{where}: content is empty; a memory needs some text")
+    key = check_key(entry.get("key"))
+    source = entry.get("source", "conversation")
+    if not isinstance(source, str) or not source.strip():
+        raise InvalidMemory(f"{where}: source must be a non-empty string such as 'conversation'; got {source!r}")
+    importance = entry.get("importance", DEFAULT_IMPORTANCE)
+    if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
+        raise InvalidMemory(f"{where}: importance must be a whole number from 1 to 10; got {importance!r}")
+    return kind, content, key, source, importance
+
+
+def check_floor(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= value <= 1.0:
+        raise InvalidQuery(f"min_score must be a cosine between -1 and 1 (or None for no floor), got {value!r}")
+    return float(value)
+
+
+def check_weight(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise InvalidQuery(f"{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
