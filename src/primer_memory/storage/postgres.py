@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..records import MemoryRecord, Scope
+from ..records import MemoryRecord, Scope, WriteConflict
 from . import NewRecord, TextKey, record_id
 
 __all__ = [
@@ -125,7 +125,8 @@ SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
 # Every current row of the partition, scored one by one (MATERIALIZED keeps the planner off the HNSW index);
 # the rows within TIE_BAND of the k-th come back with their vectors, to be settled exactly in float64.
 SQL_SEARCH_EXACT = (
-    f"WITH part AS MATERIALIZED (SELECT seq, embedding <=> %(q)s AS d FROM {{s}}.records WHERE {_MINE}"
+    "WITH part AS MATERIALIZED (SELECT seq, COALESCE(NULLIF(embedding <=> %(q)s, 'NaN'), 1) AS d"  # 0-vector: cos 0
+    f" FROM {{s}}.records WHERE {_MINE}"
     f" AND {_CURRENT} AND kind = ANY(%(kinds)s)),"
     " cut AS (SELECT d FROM part ORDER BY d LIMIT 1 OFFSET %(k1)s)"
     f" SELECT {_COLUMNS}, embedding FROM {{s}}.records JOIN part USING (seq) WHERE {_MINE}"
@@ -436,9 +437,9 @@ class PostgresStore:
     ) -> tuple[Any, dict[str, Any]]:
         params = {"t": scope.tenant_id, "u": scope.user_id, "q": q, "kinds": list(kinds), "k1": k - 1,
                   "band": TIE_BAND, "n": k + 8, "ef": str(max(40, 2 * k))}
-        if mode == "auto":
+        if mode == "auto" or not q.any():  # a question with no features has no direction: score every row (0)
             row = conn.execute(self.q(SQL_SCOPE), params).fetchone()
-            mode = "exact" if row is None or row[0] - 1 <= self.exact_limit else "hnsw"
+            mode = "exact" if row is None or row[0] - 1 <= self.exact_limit or not q.any() else "hnsw"
         if mode == "hnsw":
             conn.execute(SQL_HNSW_SETTINGS, params)
             return self.q(SQL_SEARCH_HNSW), params
@@ -483,8 +484,10 @@ class PostgresStore:
                     for i, r in enumerate(made)
                 ])
             for old, sup in superseded.items():
-                if old not in fresh and conn.execute(self.q(SQL_SUPERSEDE), {**mine, "sup": sup, "id": old}).rowcount != 1:
-                    raise ValueError(f"record {old!r} is not a current record of scope {scope}")
+                if old in fresh:  # superseded within this batch: inserted with its link already
+                    continue
+                if conn.execute(self.q(SQL_SUPERSEDE), {**mine, "sup": sup, "id": old}).rowcount != 1:
+                    raise WriteConflict(f"record {old!r} is no longer current in {scope}; write again")
             conn.execute(self.q(SQL_SET_NEXT_SEQ), {**mine, "n": seq})
         return made
 
