@@ -60,6 +60,8 @@ def _insert(pool: object, schema: str, scope: Scope, seq: int, content: str) -> 
             " VALUES (%s, %s, %s, %s, 'semantic', %s, NULL, 'test', NULL, 5, 0, 0, %s)",
             (scope.tenant_id, scope.user_id, seq, f"id-{seq}", content, np.ones(DIM, dtype=np.float32)),
         )
+        conn.execute(f"INSERT INTO {schema}.scopes (tenant_id, user_id, next_seq, generation) VALUES (%s, %s, 1, 0)"
+                     " ON CONFLICT DO NOTHING", (scope.tenant_id, scope.user_id))
 
 
 def _visible(pool: object, scope: Scope, query: str, params: tuple = ()) -> list[tuple[str, str]]:
@@ -88,8 +90,9 @@ def test_the_application_role_is_not_superuser_owner_or_bypassrls(pg_dsn: str, s
 def test_a_query_that_lost_its_where_clause_still_sees_only_the_caller(store: tuple) -> None:
     schema, pool = store
     for scope in EVERYONE:
-        rows = _visible(pool, scope, f"SELECT tenant_id, user_id FROM {schema}.records")
-        assert rows == [(scope.tenant_id, scope.user_id)], scope
+        for table in pg.table_names():
+            rows = _visible(pool, scope, f"SELECT tenant_id, user_id FROM {schema}.{table}")
+            assert rows == [(scope.tenant_id, scope.user_id)], (scope, table)
 
 
 def test_or_1_equals_1_in_the_query_text_changes_nothing(store: tuple) -> None:
@@ -127,7 +130,8 @@ def test_look_alike_and_case_variants_are_strangers(store: tuple) -> None:
 def test_with_no_scope_set_every_query_sees_zero_rows(pg_dsn: str, store: tuple) -> None:
     schema, pool = store
     with psycopg.connect(pg.application_dsn(pg_dsn), autocommit=True) as fresh:  # never set: current_setting is NULL
-        assert fresh.execute(f"SELECT count(*) FROM {schema}.records").fetchone() == (0,)
+        for table in pg.table_names():
+            assert fresh.execute(f"SELECT count(*) FROM {schema}.{table}").fetchone() == (0,), table
         assert pg.scope_settings(fresh) == (None, None)
     with pool.connection() as used:  # set by earlier transactions, which ended: '' now
         assert used.execute(f"SELECT count(*) FROM {schema}.records").fetchone() == (0,)

@@ -173,3 +173,21 @@ def test_a_failed_write_changes_nothing(pg_dsn: str, schema: str) -> None:
         memory._store.write(ALICE, rows, EMBEDDER.embed(["July", "bad"]))  # noqa: SLF001 - under the API on purpose
     assert memory.export(ALICE) == before
     memory.close()
+
+
+def test_the_notebooks_summaries_and_the_search_comparison(pg_dsn: str) -> None:
+    from primer_memory.postgres import role_summary, server_summary
+    from primer_memory.storage.postgres import APP_ROLE
+    from primer_memory.vector_search import hnsw_tradeoff
+
+    summary = server_summary(pg_dsn)
+    assert summary["PostgreSQL"].split(".")[0].isdigit() and summary["pgvector"] >= "0.8"
+    assert not any("/" in value and "socket" not in value for value in summary.values())  # no address shown
+    setup(pg_dsn, schema="summary_probe", dim=4, embedder_name="x")
+    assert role_summary(pg_dsn, APP_ROLE) == {"role": APP_ROLE, "superuser": False, "bypassrls": False,
+                                              "tables owned": 0}
+    drop_schema(pg_dsn, "summary_probe")
+    exact, hnsw = hnsw_tradeoff(pg_dsn, schema="tradeoff_probe", tenants=3, per_tenant=30, questions=6)
+    assert (exact.mode, exact.recall_at_k, exact.fewer_than_k) == ("exact", 1.0, 0)
+    assert "records_pkey" in exact.index and hnsw.index == "records_embedding_hnsw"
+    assert 0.0 <= hnsw.recall_at_k <= 1.0
