@@ -170,7 +170,7 @@ def test_a_failed_write_changes_nothing(pg_dsn: str, schema: str) -> None:
     rows = [NewRecord("semantic", "July", "fy", "t", 5, supersedes=before[0]["id"]),
             NewRecord("gossip", "bad", None, "t", 5)]  # an unknown kind, slipped past the logic's checks
     with pytest.raises(psycopg.errors.CheckViolation):  # the database refuses it and the whole write rolls back
-        memory._store.write(ALICE, rows, EMBEDDER.embed(["July", "bad"]))  # noqa: SLF001 - under the API on purpose
+        memory.store.write(ALICE, rows, EMBEDDER.embed(["July", "bad"]))  # under the memory logic, on purpose
     assert memory.export(ALICE) == before
     memory.close()
 

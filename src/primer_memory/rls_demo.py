@@ -79,7 +79,7 @@ def rls_world(dsn: str | None = None, schema: str = "notebook5") -> RlsWorld:
         memory.remember(Scope(tenant, user), **entry)
     for caller, note in OWN_NOTES.items():
         memory.remember(CALLERS[caller], "semantic", note)
-    return RlsWorld(admin, schema, memory, memory._store)  # noqa: SLF001 - the world exposes its store on purpose
+    return RlsWorld(admin, schema, memory, memory.store)
 
 
 def attack_sql(schema: str, attack: str, forgot_where: bool) -> tuple[Any, str]:
