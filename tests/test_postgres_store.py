@@ -191,3 +191,28 @@ def test_the_notebooks_summaries_and_the_search_comparison(pg_dsn: str) -> None:
     assert (exact.mode, exact.recall_at_k, exact.fewer_than_k) == ("exact", 1.0, 0)
     assert "records_pkey" in exact.index and hnsw.index == "records_embedding_hnsw"
     assert 0.0 <= hnsw.recall_at_k <= 1.0
+
+
+def test_an_existing_role_that_would_bypass_rls_is_refused_not_altered(pg_dsn: str, schema: str) -> None:
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute("DROP ROLE IF EXISTS primer_test_bypass")
+        admin.execute("CREATE ROLE primer_test_bypass LOGIN BYPASSRLS")
+    try:
+        with pytest.raises(PostgresSetupError, match="BYPASSRLS"):
+            setup(pg_dsn, schema=schema, dim=4, embedder_name="x", app_role="primer_test_bypass")
+    finally:
+        with psycopg.connect(pg_dsn, autocommit=True) as admin:
+            admin.execute("DROP ROLE IF EXISTS primer_test_bypass")
+
+
+def test_an_application_password_reaches_the_role_and_the_dsn(pg_dsn: str, schema: str) -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    from primer_memory.storage.postgres import application_dsn
+
+    dsn = application_dsn(pg_dsn, app_password="s3cret 'quoted'")
+    assert conninfo_to_dict(dsn)["password"] == "s3cret 'quoted'" and conninfo_to_dict(dsn)["user"] == "primer_app"
+    setup(pg_dsn, schema=schema, dim=4, embedder_name="x", app_password="s3cret 'quoted'")
+    with psycopg.connect(pg_dsn) as admin:
+        assert admin.execute("SELECT rolpassword IS NOT NULL FROM pg_authid WHERE rolname = 'primer_app'").fetchone()[0]
+        admin.execute("ALTER ROLE primer_app PASSWORD NULL")  # leave the shared role as the other tests expect

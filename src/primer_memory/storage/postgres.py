@@ -166,16 +166,17 @@ def _ddl(statement: str, schema: str, dim: int) -> Any:
 
 
 def _ensure_role(cur: Any, role: str, login: bool, password: str | None) -> None:
+    """Create the role if missing; refuse one that exists with powers that would defeat RLS (never alter those)."""
     from psycopg import sql
 
-    exists = cur.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-    attributes = "LOGIN" if login else "NOLOGIN"
-    verb = "ALTER" if exists else "CREATE"
-    cur.execute(
-        sql.SQL(verb + " ROLE {} " + attributes + " NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS").format(
-            sql.Identifier(role)
-        )
-    )
+    row = cur.execute("SELECT rolsuper, rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if row is None:  # new roles are NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE by default
+        cur.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
+    elif row[0] or row[1]:
+        raise PostgresSetupError(f"role {role} exists and is a superuser or BYPASSRLS: row-level security would not "
+                                 "bind it. Drop it, or pass other role names to setup()")
+    elif row[2] != login:
+        cur.execute(sql.SQL("ALTER ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
     if password is not None:  # ALTER ROLE takes no bind parameters; Literal quotes it safely
         cur.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password)))
 
@@ -212,6 +213,8 @@ def setup(
             ) from exc
         _ensure_role(cur, owner_role, login=False, password=None)
         _ensure_role(cur, app_role, login=True, password=app_password)
+        if not cur.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+            cur.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(ident(owner_role)))  # a managed admin: SET ROLE
         cur.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {} AUTHORIZATION {}").format(ident(schema), ident(owner_role)))
         owner = cur.execute("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
         if owner is None or owner[0] != owner_role:
@@ -342,15 +345,19 @@ class PostgresStore:
         dim: int,
         schema: str = "primer_memory",
         app_dsn: str | None = None,
+        app_password: str | None = None,
         exact_limit: int = 20_000,
         pool_size: int = 4,
     ):
-        from ..postgres import local_server
+        import os
+
+        from ..postgres import APP_PASSWORD_VARIABLE, local_server
 
         admin = local_server() if dsn is None else dsn
         if app_dsn is None:
-            setup(admin, schema=schema, dim=dim, embedder_name=embedder_name)
-            app_dsn = application_dsn(admin)
+            password = app_password or os.environ.get(APP_PASSWORD_VARIABLE) or None
+            setup(admin, schema=schema, dim=dim, embedder_name=embedder_name, app_password=password)
+            app_dsn = application_dsn(admin, app_password=password)
         self.dim, self.schema, self.exact_limit = dim, _schema(schema), exact_limit
         self._sql: dict[str, Any] = {}
         self.pool = connect_pool(app_dsn, max_size=pool_size)
