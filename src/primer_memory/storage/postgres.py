@@ -125,12 +125,11 @@ SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
 # Every current row of the partition, scored one by one (MATERIALIZED keeps the planner off the HNSW index);
 # the rows within TIE_BAND of the k-th come back with their vectors, to be settled exactly in float64.
 SQL_SEARCH_EXACT = (
-    "WITH part AS MATERIALIZED (SELECT seq, COALESCE(NULLIF(embedding <=> %(q)s, 'NaN'), 1) AS d"  # 0-vector: cos 0
-    f" FROM {{s}}.records WHERE {_MINE}"
-    f" AND {_CURRENT} AND kind = ANY(%(kinds)s)),"
+    f"WITH part AS MATERIALIZED (SELECT {_COLUMNS}, embedding,"
+    " COALESCE(NULLIF(embedding <=> %(q)s, 'NaN'), 1) AS d"  # a zero vector has no direction: cosine 0
+    f" FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)),"
     " cut AS (SELECT d FROM part ORDER BY d LIMIT 1 OFFSET %(k1)s)"
-    f" SELECT {_COLUMNS}, embedding FROM {{s}}.records JOIN part USING (seq) WHERE {_MINE}"
-    " AND part.d <= COALESCE((SELECT d FROM cut), 'Infinity') + %(band)s"
+    f" SELECT {_COLUMNS}, embedding FROM part WHERE d <= COALESCE((SELECT d FROM cut), 'Infinity') + %(band)s"
 )
 # The HNSW index, scanned on until n rows pass the filters (pgvector >= 0.8 iterative scan).
 SQL_SEARCH_HNSW = (
