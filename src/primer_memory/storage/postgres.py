@@ -39,8 +39,11 @@ __all__ = [
     "PostgresSetupError",
     "application_dsn",
     "connect_pool",
+    "drop_schema",
+    "scope_settings",
     "scoped_transaction",
     "setup",
+    "table_names",
 ]
 
 APP_ROLE = "primer_app"
@@ -250,7 +253,6 @@ def setup(
         for table in _CONTENT_TABLES:
             cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
                 ident(schema), ident(table), ident(app_role)))
-    conn.close()
     return SCHEMA_VERSION
 
 
@@ -282,7 +284,7 @@ def _configure(conn: Any) -> None:
     register_vector(conn)
 
 
-def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4) -> Any:
+def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 15.0) -> Any:
     """A psycopg connection pool (autocommit connections, pgvector registered) opened and ready."""
     from psycopg_pool import ConnectionPool
 
@@ -295,7 +297,7 @@ def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4) -> Any:
         open=False,
         name="primer-memory",
     )
-    pool.open(wait=True, timeout=30)
+    pool.open(wait=True, timeout=timeout)
     return pool
 
 
@@ -305,7 +307,6 @@ def scoped_transaction(pool: Any, scope: Any) -> Iterator[Any]:
     with pool.connection() as conn, conn.transaction():
         conn.execute(SCOPE_SQL, (scope.tenant_id, scope.user_id))
         yield conn
-
 
 
 def scope_settings(conn: Any) -> tuple[str | None, str | None]:
@@ -359,7 +360,11 @@ class PostgresStore:
             app_dsn = application_dsn(admin, app_password=password)
         self.dim, self.schema, self.exact_limit = dim, _schema(schema), exact_limit
         self._sql: dict[str, Any] = {}
-        self.pool = connect_pool(app_dsn, max_size=pool_size)
+        try:
+            self.pool = connect_pool(app_dsn, max_size=pool_size)
+        except Exception as exc:  # psycopg_pool reports a failed login as a timeout: say what to check
+            raise PostgresSetupError(f"the application role could not connect ({type(exc).__name__}: {exc}); on a "
+                                     "server that wants passwords set PRIMER_PG_APP_PASSWORD") from exc
         with self.pool.connection() as conn:
             bypass = conn.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
             if bypass.fetchone()[0]:
