@@ -175,15 +175,15 @@ TestLeaseMachine.settings = settings(max_examples=30, stateful_step_count=25)
 
 @pytest.mark.slow
 def test_a_live_holder_is_never_displaced(tmp_path: Path) -> None:
-    """A holds fetch_payments, paused but alive (its heartbeat renews a 1 s lease); B waits for 4 leases' time."""
+    """A holds fetch_payments, paused but alive (its heartbeat renews a 2 s lease); B waits for 3 leases' time."""
     db = tmp_path / "tasks.db"
-    with start_worker(db, pause_at="running:fetch_payments", worker="A", lease=1.0) as a:
+    with start_worker(db, pause_at="running:fetch_payments", worker="A", lease=2.0) as a:
         a.wait_for("PAUSED", timeout=60)
-        with start_worker(db, worker="B", lease=1.0) as b:
+        with start_worker(db, worker="B", lease=2.0) as b:
             b.wait_for("WAITING", timeout=60)
             import time
 
-            time.sleep(4.0)
+            time.sleep(6.0)
             with TaskStateStore(db) as s:
                 current = s.current_step(TASK)
             assert (current.name, current.lease_owner, current.attempts) == ("fetch_payments", "A", 1)

@@ -80,7 +80,7 @@ def test_a_long_term_memory_file_is_refused_without_a_write(tmp_path: Path) -> N
 @pytest.mark.parametrize(("make", "message"), [
     (lambda p: p.mkdir(), "is a folder; give the path of a file inside it"),
     (lambda p: p.write_text("hello, I am a text file\n"), "is not an SQLite database"),
-    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\x07" * 3000), "is not a usable SQLite database"),
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\x07" * 3000), "is not an SQLite database, or it is damaged"),
     (lambda p: p.write_bytes(os.urandom(5000)), "is not an SQLite database"),
 ])
 def test_bad_paths_get_a_named_error_with_the_path_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -280,8 +280,8 @@ def test_a_refused_proposal_changes_no_step_and_logs_one_bounded_line(proposal: 
             assert s.integrity_check() == "ok"
 
 
-@settings(max_examples=40)
-@given(content=st.binary(max_size=4096), header=st.booleans())
+@settings(max_examples=80)
+@given(content=st.binary(max_size=4096) | st.binary(min_size=496, max_size=700), header=st.booleans())
 def test_any_bytes_are_refused_or_opened_but_never_changed(content: bytes, header: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "x.db"
@@ -293,3 +293,28 @@ def test_any_bytes_are_refused_or_opened_but_never_changed(content: bytes, heade
             assert path.read_bytes() == data
         else:
             assert data == b""  # only an empty file may become a store
+
+
+def test_a_second_store_in_one_process_keeps_the_first_ones_locks(tmp_path: Path) -> None:
+    """Opening a second store on the file must not drop the first one's POSIX locks (no Python open()/close()
+    of the database): otherwise another process may take its WAL away, and readers stop seeing its commits."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "tasks.db"
+    code = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "print(c.execute(\"SELECT COUNT(*) FROM steps WHERE status = 'done'\").fetchone()[0]); c.close()")
+
+    def done_seen_by_another_process() -> int:
+        run = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True, timeout=60)
+        return int(run.stdout)
+
+    first = TaskStateStore(db)
+    first.create_task(TASK, "goal", STEPS)
+    second = TaskStateStore(db)  # as the heartbeat thread of a worker does
+    for n, (name, output) in enumerate([("fetch_invoices", "4 invoices"), ("fetch_payments", "3 payments"),
+                                        ("match", "all matched")], start=1):
+        first.apply(TASK, {"step": name, "status": "done", "output": output})
+        assert done_seen_by_another_process() == n
+    second.close()
+    first.close()

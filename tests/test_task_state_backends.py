@@ -145,3 +145,15 @@ def test_both_backends_decide_alike(pg_dsn: str, tmp_path_factory: pytest.TempPa
 
 
 test_both_backends_decide_alike = pytest.mark.postgres(test_both_backends_decide_alike)
+
+
+def test_the_postgresql_driver_is_imported_only_when_a_dsn_is_given(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from primer_memory import TaskStateStore; "
+            "TaskStateStore(sys.argv[1]).close(); print('psycopg' in sys.modules)")
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "t.db")], capture_output=True, text=True,
+                         timeout=60, env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"})
+    assert run.stdout.strip() == "False", run.stderr

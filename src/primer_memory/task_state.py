@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .task_rules import (
@@ -261,15 +262,16 @@ class TaskStateStore:
 
     # ----------------------------------------------------------------- the one place that decides
 
-    def _check(self, steps: list[Step], task_id: str, fields: dict[str, Any], worker: str | None,
-               now: float) -> tuple[Step, str, str]:
+    def _check(self, tx: Any, task_id: str, fields: dict[str, Any], worker: str | None) -> tuple[Step, str, str]:
         """Every rule, in order; the first that fails raises InvalidUpdate with what is allowed instead."""
         name, status = fields["step"], fields["status"]
-        step = next((s for s in steps if s.name == name), None)
-        if step is None:
+        found = tx.step_named(task_id, name)
+        if found is None:
             raise InvalidUpdate(f"task {task_id} has no step {_quote(name)}; its steps are "
-                                f"{', '.join(s.name for s in steps)}")
-        current = next((s for s in steps if s.status != "done"), None)
+                                f"{', '.join(r[1] for r in tx.steps(task_id))}")
+        step = _step(task_id, found)
+        row = found if step.status != "done" and step.position == 1 else tx.current(task_id)
+        current = None if row is None else _step(task_id, row)
         if step.status == "done":
             after = f"the current step is {current.name}" if current else "every step of this task is done"
             raise InvalidUpdate(f"step {name} is already done (output {_quote(step.output)}); a done step is final: "
@@ -277,8 +279,9 @@ class TaskStateStore:
         assert current is not None  # some step is not done: this one
         if step.name != current.name:
             raise InvalidUpdate(f"step {name} is not the current step: the current step is {current.name} "
-                                f"(steps run in order: {', '.join(s.name for s in steps)})")
-        _lease_allows(step, worker, now)
+                                f"(steps run in order: {', '.join(r[1] for r in tx.steps(task_id))})")
+        if step.lease_owner is not None:  # the clock is read only for a claimed step (one round trip less)
+            _lease_allows(step, worker, tx.now())
         problem = transition_problem(name, step.status, status, step.output)
         if problem is not None:
             raise InvalidUpdate(problem)
@@ -322,10 +325,9 @@ class TaskStateStore:
             if tx.lock_task(task_id) is None:
                 failure = InvalidUpdate(self._unknown_task_message_in(tx, task_id), task_id=task_id)
             else:
-                steps = [_step(task_id, r) for r in tx.steps(task_id)]
                 try:
                     fields = parse(proposal)
-                    step, status, reason = self._check(steps, task_id, fields, worker, tx.now())
+                    step, status, reason = self._check(tx, task_id, fields, worker)
                 except InvalidUpdate as refusal:
                     name, asked = peek(proposal)
                     refusal.seq = tx.add_event(task_id, name, asked, None, None, False, refusal.reason, raw, worker)
@@ -343,9 +345,11 @@ class TaskStateStore:
                         raise RuntimeError(f"step {step.name!r} changed under us; nothing was written")
                     tx.add_event(task_id, step.name, status, output, kind, True, reason, raw, worker)
                     self._call_hook("written", task_id, step.name, status)
+                    written = replace(step, status=status, output=decode_output(output, kind),
+                                      attempts=step.attempts + started, lease_owner=owner, lease_expires=expires)
         if failure is not None:  # raised after COMMIT, so the refusal stays in the log
             raise failure
-        return next(s for s in self.step_details(task_id) if s.name == step.name)
+        return written
 
     def _unknown_task_message_in(self, tx: Any, task_id: Any) -> str:
         known = tx.task_ids()
@@ -382,20 +386,22 @@ class TaskStateStore:
         tried: list[str] = []
         while True:
             with self._db.transaction() as tx:
-                task_id = tx.next_claimable(tx.now(), task_ids, tried)
+                now = tx.now()
+                task_id = tx.next_claimable(now, task_ids, tried)
                 if task_id is None:
                     return None
-                lease = self._claim_in(tx, task_id, worker, seconds, strict=False)
+                lease = self._claim_in(tx, task_id, worker, seconds, strict=False, now=now)
             if lease is not None:
                 return lease
             tried.append(task_id)  # claimed by someone else between the look and the lock: try the next
 
-    def _claim_in(self, tx: Any, task_id: str, worker: str, seconds: float, *, strict: bool) -> Lease | None:
-        now = tx.now()
-        steps = [_step(task_id, r) for r in tx.steps(task_id)]
-        step = next((s for s in steps if s.status != "done"), None)
-        if step is None:
+    def _claim_in(self, tx: Any, task_id: str, worker: str, seconds: float, *, strict: bool,
+                  now: float | None = None) -> Lease | None:
+        now = tx.now() if now is None else now
+        row = tx.current(task_id)
+        if row is None:
             return None
+        step = _step(task_id, row)
         live = step.lease_owner is not None and step.lease_expires is not None and step.lease_expires > now
         if live and step.lease_owner == worker:
             tx.set_lease(task_id, step.position, worker, now + seconds)
@@ -425,7 +431,8 @@ class TaskStateStore:
             if tx.lock_task(task_id) is None:
                 raise UnknownTask(self._unknown_task_message_in(tx, task_id))
             now = tx.now()
-            step = next((_step(task_id, r) for r in tx.steps(task_id) if r[2] != "done"), None)
+            row = tx.current(task_id)
+            step = None if row is None else _step(task_id, row)
             if step is None or step.lease_owner is None:
                 raise LeaseError(f"{worker} holds no lease on task {task_id}: claim its current step first",
                                  task_id=task_id)

@@ -41,7 +41,7 @@ from .examples import (
     RECONCILE_TASK_ID,
 )
 from .task_process import WorkerError, WorkerProcess
-from .task_state import InvalidUpdate, LeaseError, LeaseHeld, TaskStateStore, steps_table
+from .task_state import InvalidTask, InvalidUpdate, LeaseError, LeaseHeld, TaskStateStore, steps_table
 
 __all__ = ["WorkerError", "WorkerProcess", "crash_points", "start_worker", "start_drainer", "reconcile", "main",
            "DEFAULT_LEASE"]
@@ -133,10 +133,9 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         pauser.say(f"STARTING {task_id}: creating {len(RECONCILE_STEPS)} steps")
         try:
             store.create_task(task_id, RECONCILE_GOAL, RECONCILE_STEPS)
-        except InvalidUpdate:
-            raise
-        except ValueError:  # another worker created it first
-            pass
+        except InvalidTask:  # another worker created it between our look and our write
+            if task_id not in store.tasks():
+                raise
     else:
         current = store.current_step(task_id)
         where = f"at {current.name} ({current.status})" if current else "with nothing left to do"
@@ -208,6 +207,9 @@ def _drain(args: argparse.Namespace) -> int:
     finished = 0
     with _open(args) as store:
         print("READY", flush=True)
+        if args.wait_go and sys.stdin.readline().strip() != "go":
+            print("STOPPED: expected go", flush=True)
+            return 3
         while True:
             lease = store.claim_next(args.worker, args.lease)
             if lease is None:
@@ -281,6 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     drain.add_argument("--dsn", default=None)
     drain.add_argument("--schema", default="public")
     drain.add_argument("--work-ms", type=float, default=0.0)
+    drain.add_argument("--wait-go", action="store_true", help="after READY, wait for 'go' on stdin")
     for sub in (run, drain):
         sub.add_argument("--worker", default=f"worker-{os.getpid()}")
         sub.add_argument("--lease", type=float, default=DEFAULT_LEASE)
@@ -311,12 +314,14 @@ def start_worker(db: str | os.PathLike[str], *, pause_at: str | None = None, tas
 
 
 def start_drainer(worker: str, *, db: str | os.PathLike[str] | None = None, dsn: str | None = None,
-                  schema: str = "public", lease: float = DEFAULT_LEASE, work_ms: float = 0.0) -> WorkerProcess:
+                  schema: str = "public", lease: float = DEFAULT_LEASE, work_ms: float = 0.0,
+                  wait_go: bool = False) -> WorkerProcess:
     """Start a worker process that claims and finishes steps of every task (a file, or PostgreSQL) until none is left."""
     args = ["drain"] + ([os.fspath(db)] if db is not None else [])
     if dsn is not None:
         args += ["--dsn", dsn, "--schema", schema]
-    return WorkerProcess(*args, "--worker", worker, "--lease", str(lease), "--work-ms", str(work_ms))
+    extra = ["--wait-go"] if wait_go else []
+    return WorkerProcess(*args, "--worker", worker, "--lease", str(lease), "--work-ms", str(work_ms), *extra)
 
 
 if __name__ == "__main__":

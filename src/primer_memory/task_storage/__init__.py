@@ -36,6 +36,12 @@ class TaskTx(Protocol):
     def steps(self, task_id: str) -> list[StepRow]:
         """The task's steps in order (empty when there is no such task)."""
 
+    def step_named(self, task_id: str, name: str) -> StepRow | None:
+        """One step of the task by name (None when the task has no such step)."""
+
+    def current(self, task_id: str) -> StepRow | None:
+        """The task's current step: the first one that is not done (None when all are done or no such task)."""
+
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
                     kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
         """Move one step if it still has status `expect`; return how many rows changed (1 or 0)."""

@@ -151,6 +151,10 @@ _STATEMENTS = {
     "insert_step": "INSERT INTO {s}.task_steps (task_id, position, name, validator) VALUES (%s, %s, %s, %s)",
     "steps": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires "
              "FROM {s}.task_steps WHERE task_id = %s ORDER BY position",
+    "step_named": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, "
+                  "lease_expires FROM {s}.task_steps WHERE task_id = %s AND name = %s",
+    "current": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires "
+               "FROM {s}.task_steps WHERE task_id = %s AND status <> 'done' ORDER BY position LIMIT 1",
     "update_step": "UPDATE {s}.task_steps SET status = %s, output = %s, output_kind = %s, attempts = attempts + %s, "
                    "lease_owner = %s, lease_expires = %s WHERE task_id = %s AND position = %s AND status = %s",
     "set_lease": "UPDATE {s}.task_steps SET lease_owner = %s, lease_expires = %s WHERE task_id = %s AND position = %s",
@@ -191,6 +195,14 @@ class _Tx:
 
     def steps(self, task_id: str) -> list[StepRow]:
         return [tuple(r) for r in self._conn.execute(self._sql["steps"], (task_id,)).fetchall()]  # type: ignore[misc]
+
+    def step_named(self, task_id: str, name: str) -> StepRow | None:
+        row = self._one("step_named", (task_id, name))
+        return None if row is None else tuple(row)  # type: ignore[return-value]
+
+    def current(self, task_id: str) -> StepRow | None:
+        row = self._one("current", (task_id,))
+        return None if row is None else tuple(row)  # type: ignore[return-value]
 
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
                     kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:

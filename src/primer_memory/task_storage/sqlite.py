@@ -23,7 +23,6 @@ __all__ = ["SQLiteTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
 
 SCHEMA_VERSION = 2
 TABLES = ("tasks", "steps", "events")
-_HEADER = b"SQLite format 3\x00"
 
 # MIGRATIONS[v] takes a file from version v to v + 1 (append only; version 0 is a new, empty file).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -87,13 +86,12 @@ def _check_path(given: str) -> None:
     if not info.st_mode & 0o222:
         raise TaskFileError(f"{given!r} is read-only; a task store writes every update, so make it writable "
                             "(chmod u+w) or copy it")
-    if info.st_size == 0:
-        return
-    with open(path, "rb") as handle:
-        head = handle.read(len(_HEADER))
-    if head != _HEADER:
-        raise TaskFileError(f"{given!r} is not an SQLite database (it may be a text file or damaged); "
-                            "give a new path, or a file made by TaskStateStore")
+    if 0 < info.st_size < 512:  # SQLite would take such a file for an empty database and write over it
+        raise TaskFileError(f"{given!r} is not an SQLite database (it is {info.st_size} bytes, shorter than "
+                            "any database page); give a new path, or a file made by TaskStateStore")
+    # The header is read by SQLite itself, never with open(): closing any other descriptor of a file drops
+    # every POSIX lock this process holds on it, so a second store in the same process (a heartbeat thread)
+    # would silently release the first one's locks, and another process could then delete the live WAL.
 
 
 class SQLiteTasks:
@@ -125,8 +123,8 @@ class SQLiteTasks:
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as error:
-            raise TaskFileError(f"{given!r} is not a usable SQLite database ({error}); give a new path, "
-                                "or a file made by TaskStateStore") from None
+            raise TaskFileError(f"{given!r} is not an SQLite database, or it is damaged ({error}); it may be a text "
+                                "file. Give a new path, or a file made by TaskStateStore") from None
         if names and (version == 0 or not names <= set(TABLES)):
             listed = ", ".join(sorted(names)[:8])
             raise TaskFileError(f"{given!r} holds another program's tables ({listed}), so it is not a task store; "
@@ -209,6 +207,14 @@ class _Tx:
     def steps(self, task_id: str) -> list[StepRow]:
         return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? ORDER BY position",
                                   (task_id,)).fetchall()
+
+    def step_named(self, task_id: str, name: str) -> StepRow | None:
+        return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? AND name = ?",
+                                  (task_id, name)).fetchone()
+
+    def current(self, task_id: str) -> StepRow | None:
+        return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? AND status != 'done' "
+                                  "ORDER BY position LIMIT 1", (task_id,)).fetchone()
 
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
                     kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
