@@ -136,6 +136,15 @@ def test_05_rls_caller_attack_and_forgotten_where(browser: Any, lab: Any, screen
         shown = wait_for_text(page, "pm-rls-text", "Without the lock this SQL returns 4 row(s) of other users.")
         assert "RLS held: the application received 6 row(s), none of another user's." in shown
         screenshot_panel(page, "pm-panel:has(.pm-rls-text)", screenshot_dir / "05_rls_panel.png")
+
+        wait_for_text(page, "pm-workers-text", "No worker has been started yet")
+        start = page.locator(".pm-workers-start")
+        start.scroll_into_view_if_needed()
+        start.click()
+        wait_for_text(page, "pm-workers-text", "Started 3 worker process(es) on 6 tasks", timeout_s=90)
+        page.locator(".pm-workers-kill").click()
+        shown = wait_for_text(page, "pm-workers-text", "with SIGKILL while it held a step", timeout_s=90)
+        assert "1 killed" in shown
         assert not problems(page)
     finally:
         page.close()
