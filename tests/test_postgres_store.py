@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from helpers import accept_all
 from primer_memory import KINDS, LongTermMemory, RecordNotFound, Scope
+from primer_memory.records import WriteConflict
 from primer_memory.embedding import HashingEmbedder
 from primer_memory.postgres import memory_on_postgres
 from primer_memory.storage import NewRecord
-from primer_memory.storage.postgres import PostgresSetupError, PostgresStore, drop_schema, setup
+from primer_memory.storage.postgres import SCHEMA_VERSION, PostgresSetupError, PostgresStore, drop_schema, setup
 
 pytestmark = pytest.mark.postgres
 
@@ -149,8 +150,11 @@ def test_two_application_servers_share_one_database(pg_dsn: str, schema: str) ->
 
 
 def test_setup_is_idempotent_and_refuses_another_embedder(pg_dsn: str, schema: str) -> None:
-    assert setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name) == 1
-    assert setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name) == 1
+    assert setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name) == SCHEMA_VERSION
+    assert setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name) == SCHEMA_VERSION
+    with psycopg.connect(pg_dsn) as admin:
+        versions = admin.execute(f"SELECT version FROM {schema}.schema_version ORDER BY version").fetchall()
+    assert versions == [(n,) for n in range(1, SCHEMA_VERSION + 1)]  # each migration applied once
     with pytest.raises(PostgresSetupError, match="embedder"):
         setup(pg_dsn, schema=schema, dim=64, embedder_name="another-embedder")
     with pytest.raises(ValueError, match="schema"):
@@ -216,3 +220,20 @@ def test_an_application_password_reaches_the_role_and_the_dsn(pg_dsn: str, schem
     with psycopg.connect(pg_dsn) as admin:
         assert admin.execute("SELECT rolpassword IS NOT NULL FROM pg_authid WHERE rolname = 'primer_app'").fetchone()[0]
         admin.execute("ALTER ROLE primer_app PASSWORD NULL")  # leave the shared role as the other tests expect
+
+
+def test_two_servers_racing_on_a_new_key_leave_one_current_value(pg_dsn: str, schema: str) -> None:
+    """Both looked before either wrote, so both plan a first value for the key: the database lets one in."""
+    one, two = _pg(pg_dsn, schema), _pg(pg_dsn, schema)
+    april = [NewRecord("semantic", "Alice's fiscal year starts in April.", "fy", "t", 5)]
+    july = [NewRecord("semantic", "Alice's fiscal year starts in July.", "fy", "t", 5)]
+    one.store.write(ALICE, april, EMBEDDER.embed([april[0].content]))
+    with pytest.raises(WriteConflict, match="write again"):
+        two.store.write(ALICE, july, EMBEDDER.embed([july[0].content]))
+    with pytest.raises(WriteConflict):  # the same memory twice, planned by two servers at once
+        two.store.write(ALICE, april, EMBEDDER.embed([april[0].content]))
+    assert [(r.content, r.current) for r in two.history(ALICE, "fy")] == [("Alice's fiscal year starts in April.", True)]
+    two.remember(ALICE, "semantic", "Alice's fiscal year starts in July.", key="fy")  # a fresh look: supersedes
+    assert [r.current for r in one.history(ALICE, "fy")] == [False, True]
+    one.close()
+    two.close()

@@ -83,6 +83,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"CREATE POLICY scope_only ON {{s}}.scopes USING ({_POLICY}) WITH CHECK ({_POLICY})",
         f"CREATE POLICY scope_only ON {{s}}.records USING ({_POLICY}) WITH CHECK ({_POLICY})",
     ),
+    (  # version 2: two application servers writing at once cannot leave two current values of one key,
+        # or two current copies of one memory (the memory logic's checks run before the write's transaction)
+        "CREATE UNIQUE INDEX records_one_current_key ON {s}.records (tenant_id, user_id, key)"
+        " WHERE key IS NOT NULL AND superseded_by IS NULL AND NOT forgotten",
+        "CREATE UNIQUE INDEX records_one_current_text ON {s}.records (tenant_id, user_id, kind, coalesce(key, ''),"
+        " md5(content)) WHERE superseded_by IS NULL AND NOT forgotten",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -411,6 +418,8 @@ class PostgresStore:
     # ----------------------------------------------------------------- writing
 
     def write(self, scope: Scope, new: Sequence[NewRecord], vectors: np.ndarray) -> list[MemoryRecord]:
+        from psycopg.errors import UniqueViolation
+
         mine = {"t": scope.tenant_id, "u": scope.user_id}
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         with self._unit(scope) as conn:
@@ -430,18 +439,22 @@ class PostgresStore:
                     superseded[plan.supersedes] = record.id
             made = [replace(r, superseded_by=superseded.get(r.id)) for r in made]
             fresh = {r.id for r in made}
-            with conn.cursor() as cur:
-                cur.executemany(self.q(SQL_INSERT), [
-                    {**mine, "seq": r.seq, "id": r.id, "kind": r.kind, "content": r.content, "key": r.key,
-                     "source": r.source, "sup": r.superseded_by, "importance": r.importance,
-                     "created": r.created_at, "vec": vectors[i]}
-                    for i, r in enumerate(made)
-                ])
-            for old, sup in superseded.items():
+            for old, sup in superseded.items():  # first: the old value stops being current
                 if old in fresh:  # superseded within this batch: inserted with its link already
                     continue
                 if conn.execute(self.q(SQL_SUPERSEDE), {**mine, "sup": sup, "id": old}).rowcount != 1:
                     raise WriteConflict(f"record {old!r} is no longer current in {scope}; write again")
+            try:
+                with conn.cursor() as cur:
+                    cur.executemany(self.q(SQL_INSERT), [
+                        {**mine, "seq": r.seq, "id": r.id, "kind": r.kind, "content": r.content, "key": r.key,
+                         "source": r.source, "sup": r.superseded_by, "importance": r.importance,
+                         "created": r.created_at, "vec": vectors[i]}
+                        for i, r in enumerate(made)
+                    ])
+            except UniqueViolation as exc:
+                raise WriteConflict(f"another writer stored a current value for the same key or text in {scope} "
+                                    "meanwhile; nothing was written, write again") from exc
             conn.execute(self.q(SQL_SET_NEXT_SEQ), {**mine, "n": seq})
         return made
 
