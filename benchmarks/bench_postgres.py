@@ -37,6 +37,7 @@ from primer_memory.records import KINDS, Scope  # noqa: E402
 from primer_memory.storage import NewRecord, record_id  # noqa: E402
 from primer_memory.storage.postgres import PostgresStore, drop_schema, setup  # noqa: E402
 from primer_memory.storage.sqlite import SQLiteStore  # noqa: E402
+from primer_memory.vector_search import indexes_in_plan  # noqa: E402
 
 SEED = 20260918
 K = 10
@@ -219,7 +220,7 @@ def main() -> None:
         store.search(tenant(ten), EMBEDDER.embed([text])[0], K, KINDS, mode="exact")
     for mode in ("exact", "hnsw"):
         plan = store.explain(tenant(0), EMBEDDER.embed([queries[0][1]])[0], K, KINDS, mode=mode)
-        used = sorted({line.split(" using ")[1].split()[0] for line in plan.splitlines() if " using " in line})
+        used = indexes_in_plan(plan)
         print(f"plan for {mode}: indexes used {used}", flush=True)
     results: dict[str, dict] = {name: {"times": [], "recall": [], "short": 0}
                                 for name in ("exact", "hnsw", "sqlite", "langgraph")}

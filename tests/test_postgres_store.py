@@ -237,3 +237,12 @@ def test_two_servers_racing_on_a_new_key_leave_one_current_value(pg_dsn: str, sc
     assert [r.current for r in one.history(ALICE, "fy")] == [False, True]
     one.close()
     two.close()
+
+
+def test_indexes_are_read_from_every_kind_of_plan_line() -> None:
+    from primer_memory.vector_search import indexes_in_plan
+
+    plan = ("CTE part\n  ->  Bitmap Heap Scan on records\n        ->  Bitmap Index Scan on records_pkey\n"
+            "Limit\n  ->  Index Scan using records_embedding_hnsw on records\nSeq Scan on scopes")
+    assert indexes_in_plan(plan) == ["records_embedding_hnsw", "records_pkey"]
+    assert indexes_in_plan("Seq Scan on records") == []

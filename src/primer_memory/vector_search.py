@@ -17,7 +17,18 @@ import numpy as np
 
 from .records import KINDS, Scope
 
-__all__ = ["SearchComparison", "hnsw_tradeoff", "synthetic_texts"]
+__all__ = ["SearchComparison", "hnsw_tradeoff", "indexes_in_plan", "synthetic_texts"]
+
+
+def indexes_in_plan(plan: str) -> list[str]:
+    """The indexes an EXPLAIN plan reads ("Index Scan using X", "Bitmap Index Scan on X"), sorted."""
+    found = set()
+    for line in plan.splitlines():
+        if " using " in line and "Index" in line:
+            found.add(line.split(" using ")[1].split()[0])
+        elif "Bitmap Index Scan on " in line:
+            found.add(line.split("Bitmap Index Scan on ")[1].split()[0])
+    return sorted(found)
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,7 @@ def hnsw_tradeoff(
         out = []
         for mode in ("exact", "hnsw"):
             plan = store.explain(asks[0][0], asks[0][1], k, KINDS, mode=mode)
-            used = sorted({line.split(" using ")[1].split()[0] for line in plan.splitlines() if " using " in line})
+            used = indexes_in_plan(plan)
             times, hits, short = [], 0, 0
             for (scope, q), right in zip(asks, truth):
                 start = time.perf_counter()
