@@ -52,11 +52,23 @@ def _sqlite(tmp: Path, embedder_name: str, dim: int) -> MemoryStore:
     return SQLiteStore(tmp / "contract.db", embedder_name, dim)
 
 
-BACKENDS: dict[str, Callable[[Path, str, int], MemoryStore]] = {"memory": _memory, "sqlite": _sqlite}
+def _postgres(tmp: Path, embedder_name: str, dim: int) -> MemoryStore:
+    import uuid
+
+    from primer_memory.postgres import local_server
+    from primer_memory.storage.postgres import PostgresStore
+
+    schema = "contract_" + uuid.uuid4().hex[:12]  # a fresh schema per store; the embedded server goes at exit
+    return PostgresStore(local_server(), embedder_name=embedder_name, dim=dim, schema=schema, pool_size=1)
+
+
+BACKENDS: dict[str, Callable[[Path, str, int], MemoryStore]] = {
+    "memory": _memory, "sqlite": _sqlite, "postgres": _postgres}
 """name -> open a fresh, empty backend in the given folder."""
 
 
-@pytest.fixture(params=sorted(BACKENDS))
+@pytest.fixture(params=[pytest.param(name, marks=[pytest.mark.postgres] if name == "postgres" else [])
+                        for name in sorted(BACKENDS)])
 def backend_factory(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Any]:
     """A function giving LongTermMemory objects, each on a fresh backend of this kind."""
     opened: list[LongTermMemory] = []
