@@ -1,21 +1,15 @@
-"""Shared test settings: hypothesis profiles sized for a two-core machine."""
+"""Shared test settings: hypothesis profiles sized for a two-core machine, and the PostgreSQL server."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
-
-
-def pytest_configure(config: object) -> None:
-    os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # the embedded PostgreSQL looks for a runtime folder
-
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.exercises import check
+from primer_memory.exercises import grade
 from primer_memory.exercises._core import exercise, exercises
 
 IDS = ["5.1", "5.2", "5.3"]
@@ -16,7 +16,7 @@ def test_the_notebook_5_exercises_are_registered() -> None:
 
 @pytest.mark.parametrize("exercise_id", IDS)
 def test_every_solution_passes_its_checker(exercise_id: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(exercise_id, exercise(exercise_id).solution) is True
+    assert grade(exercise_id, exercise(exercise_id).solution) is True
     assert "Right" in capsys.readouterr().out
 
 
@@ -26,7 +26,7 @@ def test_a_stub_is_not_attempted_yet(exercise_id: str, capsys: pytest.CaptureFix
         ...
 
     for answer in (None, ..., stub):
-        assert check(exercise_id, answer) is False
+        assert grade(exercise_id, answer) is False
         assert "not attempted yet" in capsys.readouterr().out
 
 
@@ -46,7 +46,7 @@ def text(*args: object) -> object:
 @pytest.mark.parametrize("garbage", ["nope", 42, [1, 2], {"x"}, _raises, _junk, text, object()])
 def test_garbage_gets_feedback_and_never_raises(exercise_id: str, garbage: object,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(exercise_id, garbage) is False
+    assert grade(exercise_id, garbage) is False
     assert capsys.readouterr().out.strip()
 
 
@@ -57,11 +57,11 @@ def test_wrong_answers_say_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> 
     def open_when_unset(rt: str, ru: str, st: str | None, su: str | None) -> bool:
         return not st or (rt == st and ru == su)
 
-    assert check("5.1", prefix_policy) is False
+    assert grade("5.1", prefix_policy) is False
     assert "leaks" in capsys.readouterr().out
-    assert check("5.1", open_when_unset) is False
+    assert grade("5.1", open_when_unset) is False
     assert "no scope set" in capsys.readouterr().out
-    assert check("5.2", "b") is False
+    assert grade("5.2", "b") is False
     assert "session" in capsys.readouterr().out
-    assert check("5.3", {"the write-ahead log"}) is False
+    assert grade("5.3", {"the write-ahead log"}) is False
     assert "base backups" in capsys.readouterr().out
