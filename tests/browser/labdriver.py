@@ -51,7 +51,7 @@ def problems(page: Any) -> list[str]:
     found = []
     for what, selector in ERROR_SELECTORS.items():
         for element in page.locator(selector).all():
-            found.append(f"{what}: {element.inner_text()[:500]}")
+            found.append(f"{what}: {(element.text_content() or '')[:500]}")
     return found
 
 
