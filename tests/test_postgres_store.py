@@ -246,3 +246,22 @@ def test_indexes_are_read_from_every_kind_of_plan_line() -> None:
             "Limit\n  ->  Index Scan using records_embedding_hnsw on records\nSeq Scan on scopes")
     assert indexes_in_plan(plan) == ["records_embedding_hnsw", "records_pkey"]
     assert indexes_in_plan("Seq Scan on records") == []
+
+
+@pytest.mark.postgres
+def test_long_term_memory_takes_a_dsn(pg_dsn: str) -> None:
+    """`LongTermMemory(dsn=...)`: the lesson's calls on PostgreSQL, with no other set-up."""
+    from primer_memory import LongTermMemory, Scope
+
+    memory = LongTermMemory(dsn=pg_dsn)
+    me = Scope("dsn-keyword-tenant", "alice")
+    memory.delete_user(me)
+    assert memory.remember(me, "semantic", "Alice's fiscal year starts in April.", key="fiscal_year_start").stored
+    memory.remember(me, "semantic", "Alice's fiscal year starts in July.", key="fiscal_year_start",
+                    source="user correction")
+    assert [r.content for r in memory.recall(me, "when does the fiscal year start?", k=3)] == [
+        "Alice's fiscal year starts in July."]
+    assert [r.current for r in memory.history(me, "fiscal_year_start")] == [False, True]
+    assert memory.delete_user(me) == 2
+    with pytest.raises(TypeError, match="at most one"):
+        LongTermMemory(dsn=pg_dsn, path="x.db")

@@ -96,7 +96,8 @@ __all__ = [
 
 
 class LongTermMemory:
-    """Typed memories per scope, recalled by cosine similarity; in memory, durable with `path=`, or any `store=`.
+    """Typed memories per scope, recalled by cosine similarity; in memory, durable with `path=` (SQLite) or
+    `dsn=` (PostgreSQL with row-level security; an administrator's DSN, used once for setup), or any `store=`.
 
     `policy` decides what may be written (default: `policy.review`); `clock`
     returns the current time in hours for recency. Without a clock the write
@@ -111,6 +112,7 @@ class LongTermMemory:
         *,
         clock: Callable[[], float] | None = None,
         store: MemoryStore | None = None,
+        dsn: str | None = None,
     ):
         embedder = HashingEmbedder() if embedder is None else embedder
         name, dim = getattr(embedder, "name", None), getattr(embedder, "dim", None)
@@ -122,13 +124,17 @@ class LongTermMemory:
             raise TypeError(f"policy must be a function of the content returning a PolicyDecision, got {policy!r}")
         if clock is not None and not callable(clock):
             raise TypeError(f"clock must be a function returning hours as a float, got {clock!r}")
-        if store is not None and path is not None:
-            raise TypeError("give either path= (an SQLite file) or store= (a backend), not both")
+        if sum(x is not None for x in (store, path, dsn)) > 1:
+            raise TypeError("give at most one of path= (an SQLite file), dsn= (PostgreSQL) or store= (a backend)")
         self._embedder = embedder
         self._policy = policy
         self._clock = clock
         self._lock = threading.RLock()
         self._closed = False
+        if dsn is not None:  # PostgreSQL: an administrator's DSN; the store then connects as the application role
+            from .storage.postgres import PostgresStore
+
+            store = PostgresStore(dsn, embedder_name=name, dim=dim)
         if store is None:
             if path is None:
                 from .storage.memory import InMemoryStore
