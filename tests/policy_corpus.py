@@ -11,19 +11,18 @@ a decision instead of discovering it.
 
 from __future__ import annotations
 
-import base64
-import json
 import random
-import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-UPPER = string.ascii_uppercase
-LOWER = string.ascii_lowercase
-DIGITS = string.digits
-BASE62 = UPPER + LOWER + DIGITS
-B64URL = BASE62 + "-_"
-HEX = "0123456789abcdef"
+from primer_memory.corpus_values import BASE62, B64URL, DIGITS, HEX, LOWER, UPPER, chars, iban_complete, mixed
+from primer_memory.corpus_values import b64url_json as b64url
+from primer_memory.corpus_values import luhn_digit
+
+
+def luhn_complete(prefix_and_body: str) -> str:
+    """Append the Luhn check digit."""
+    return prefix_and_body + luhn_digit(prefix_and_body)
 
 
 @dataclass(frozen=True)
@@ -39,46 +38,18 @@ class Case:
 # --------------------------------------------------------------------------- fake value builders
 
 
-def chars(rng: random.Random, alphabet: str, n: int) -> str:
-    return "".join(rng.choice(alphabet) for _ in range(n))
 
 
-def mixed(rng: random.Random, alphabet: str, n: int) -> str:
-    """n random characters that contain at least one letter and one digit (as real keys of that length do)."""
-    while True:
-        value = chars(rng, alphabet, n)
-        if any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
-            return value
 
 
-def luhn_complete(prefix_and_body: str) -> str:
-    """Append the Luhn check digit."""
-    for check in DIGITS:
-        candidate = prefix_and_body + check
-        total = 0
-        for i, ch in enumerate(reversed(candidate)):
-            d = int(ch)
-            if i % 2 == 1:
-                d = d * 2 - 9 if d > 4 else d * 2
-            total += d
-        if total % 10 == 0:
-            return candidate
-    raise AssertionError("unreachable: one check digit always fits")
 
 
-def iban_complete(country: str, bban: str) -> str:
-    """Compute the two ISO 13616 check digits for a country code and account part."""
-    rearranged = bban + country + "00"
-    number = int("".join(str(int(ch, 36)) for ch in rearranged))
-    return f"{country}{98 - number % 97:02d}{bban}"
 
 
 def group4(value: str) -> str:
     return " ".join(value[i:i + 4] for i in range(0, len(value), 4))
 
 
-def b64url(data: dict) -> str:
-    return base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).rstrip(b"=").decode()
 
 
 def fake_aws(rng: random.Random) -> str:
