@@ -318,3 +318,29 @@ def test_a_second_store_in_one_process_keeps_the_first_ones_locks(tmp_path: Path
         assert done_seen_by_another_process() == n
     second.close()
     first.close()
+
+
+def _open_and_close(path: str, results: Any) -> None:
+    try:
+        TaskStateStore(path).close()
+        results.put("ok")
+    except Exception as error:  # reported to the parent, which asserts on it
+        results.put(f"{type(error).__name__}: {error}")
+
+
+@pytest.mark.slow
+def test_processes_opening_one_new_file_at_once_all_succeed(tmp_path: Path) -> None:
+    """Workers and the parent often open a fresh file together: each sees it empty or whole, never half made."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")  # fast start; the store is opened only in the children
+    for round_ in range(8):
+        path = str(tmp_path / f"tasks-{round_}.db")
+        results = context.Queue()
+        processes = [context.Process(target=_open_and_close, args=(path, results)) for _ in range(5)]
+        for process in processes:
+            process.start()
+        outcomes = [results.get(timeout=60) for _ in processes]
+        for process in processes:
+            process.join(timeout=60)
+        assert outcomes == ["ok"] * len(processes), outcomes

@@ -104,6 +104,7 @@ class SQLiteTasks:
             raise TaskFileError(f"the path must be text, got {type(given).__name__}")
         self.path = given
         self._clock = clock or time.time
+        self._timeout = timeout
         _check_path(given)
         try:
             # isolation_level=None: the module opens no transaction by itself; BEGIN/COMMIT are written here.
@@ -119,9 +120,15 @@ class SQLiteTasks:
     def _open(self) -> None:
         given = self.path
         try:  # read first: nothing is written until the file is known to be empty or ours
-            names = {r[0] for r in self._conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            # One read transaction, so the tables and the version come from the same moment even while
+            # another process is creating the file.
+            self._conn.execute("BEGIN")
+            try:
+                names = {r[0] for r in self._conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+                version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            finally:
+                self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as error:
             raise TaskFileError(f"{given!r} is not an SQLite database, or it is damaged ({error}); it may be a text "
                                 "file. Give a new path, or a file made by TaskStateStore") from None
@@ -134,8 +141,7 @@ class SQLiteTasks:
                                 f"{SCHEMA_VERSION} or older (is it a task-state file, written by a newer version?)")
         try:
             # WAL: readers never wait for the writer, so a file can be inspected while a worker holds the lock.
-            if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                self._conn.execute("PRAGMA journal_mode=WAL")
+            self._use_wal()
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA foreign_keys=ON")
             if version < SCHEMA_VERSION:
@@ -150,6 +156,18 @@ class SQLiteTasks:
                 raise TaskFileError(f"{given!r} cannot be written ({error}); a task store needs a writable file "
                                     "in a writable folder") from None
             raise
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL. The switch needs the file to itself and SQLite does not wait for that (no busy
+        handler), so while another process is setting the file up, try again until the connection's timeout."""
+        deadline = time.monotonic() + self._timeout
+        while self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            try:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     # ----------------------------------------------------------------- the protocol
 
