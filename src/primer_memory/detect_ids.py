@@ -82,9 +82,12 @@ def find_in_aadhaar(text: str) -> Span | None:
         digits = grouped[:4] + grouped[5:9] + grouped[10:]
         if verhoeff_digit(digits[:11]) == digits[11]:
             return match.span()
-    bare = [m for m in _bare_runs(text, 12) if m.group()[0] in "23456789"
-            and verhoeff_digit(m.group()[:11]) == m.group()[11]]
-    return bare[0].span() if bare and _named(text, "aadhaar") else None
+    if not _named(text, "aadhaar"):  # the bare form counts only next to the word: look for it first
+        return None
+    bare = (m for m in _bare_runs(text, 12) if m.group()[0] in "23456789"
+            and verhoeff_digit(m.group()[:11]) == m.group()[11])
+    first = next(bare, None)
+    return None if first is None else first.span()
 
 
 def find_br_cpf(text: str) -> Span | None:
@@ -93,8 +96,11 @@ def find_br_cpf(text: str) -> Span | None:
         digits = re.sub(r"\D", "", match.group())
         if len(set(digits)) > 1 and cpf_complete(digits[:9]) == digits:
             return match.span()
-    bare = [m for m in _bare_runs(text, 11) if len(set(m.group())) > 1 and cpf_complete(m.group()[:9]) == m.group()]
-    return bare[0].span() if bare and _named(text, "cpf") else None
+    if not _named(text, "cpf"):  # the bare form counts only next to the word: look for it first
+        return None
+    bare = (m for m in _bare_runs(text, 11) if len(set(m.group())) > 1 and cpf_complete(m.group()[:9]) == m.group())
+    first = next(bare, None)
+    return None if first is None else first.span()
 
 
 def find_ca_sin(text: str) -> Span | None:
