@@ -28,7 +28,8 @@ again (attempts + 1). A step nobody claimed accepts proposals from anyone.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -365,6 +366,12 @@ class TaskStateStore:
         taken over (attempts + 1, logged). A live lease of another worker raises LeaseHeld;
         the holder claiming again just extends its lease.
         """
+        with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
+            return self._claim_in(tx, task_id, worker, seconds, strict=True)
+
+    @contextmanager
+    def _lease_transaction(self, task_id: str, worker: str, lease_seconds: float) -> Iterator[tuple[Any, float]]:
+        """Check a lease request, then open one transaction with the task's row locked (claim and heartbeat)."""
         check_name(worker, "worker", LeaseError)
         seconds = _check_seconds(lease_seconds)
         if not self._known_shape(task_id):
@@ -372,7 +379,7 @@ class TaskStateStore:
         with self._db.transaction() as tx:
             if tx.lock_task(task_id) is None:
                 raise UnknownTask(self._unknown_task_message_in(tx, task_id))
-            return self._claim_in(tx, task_id, worker, seconds, strict=True)
+            yield tx, seconds
 
     def claim_next(self, worker: str, lease_seconds: float = 30.0,
                    task_ids: Sequence[str] | None = None) -> Lease | None:
@@ -423,13 +430,7 @@ class TaskStateStore:
 
     def heartbeat(self, task_id: str, worker: str, lease_seconds: float = 30.0) -> Lease:
         """Extend `worker`'s live lease on the current step; LeaseExpired or LeaseHeld when it holds none."""
-        check_name(worker, "worker", LeaseError)
-        seconds = _check_seconds(lease_seconds)
-        if not self._known_shape(task_id):
-            raise UnknownTask(self._unknown_task_message(task_id))
-        with self._db.transaction() as tx:
-            if tx.lock_task(task_id) is None:
-                raise UnknownTask(self._unknown_task_message_in(tx, task_id))
+        with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
             now = tx.now()
             row = tx.current(task_id)
             step = None if row is None else _step(task_id, row)
