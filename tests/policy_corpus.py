@@ -15,8 +15,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from primer_memory.corpus_values import BASE62, B64URL, DIGITS, HEX, LOWER, UPPER, chars, iban_complete, mixed
+from primer_memory.corpus_values import BASE62, B64URL, DIGITS, HEX, LOWER, UPPER, chars, mixed
 from primer_memory.corpus_values import b64url_json as b64url
+from primer_memory.corpus_values import fake_iban
 from primer_memory.corpus_values import luhn_digit
 
 
@@ -130,14 +131,6 @@ def fake_ssn(rng: random.Random) -> str:
     return f"{area:03d}-{rng.randrange(1, 100):02d}-{rng.randrange(1, 10000):04d}"
 
 
-def fake_iban(rng: random.Random) -> str:
-    country, length = rng.choice([("DE", 22), ("FR", 27), ("NL", 18), ("ES", 24), ("IT", 27), ("GB", 22),
-                                  ("CH", 21), ("AT", 20), ("BE", 16), ("PL", 28), ("SE", 24), ("NO", 15)])
-    bban = chars(rng, DIGITS, length - 4)
-    if country in {"GB", "NL"}:
-        bban = chars(rng, UPPER, 4) + bban[4:]
-    iban = iban_complete(country, bban)
-    return group4(iban) if rng.random() < 0.5 else iban
 
 
 def fake_password(rng: random.Random) -> str:
