@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 
 from .corpus_values import DNI_LETTERS, codice_fiscale_letter, cpf_complete, luhn_digit, verhoeff_digit
-from .policy_scan import Span, _matches, positions
+from .policy_scan import Span, first_accepted, positions
 
-_DNI = re.compile(r"(?P<num>[XYZ]\d{7}|\d{8})[ -]?(?P<letter>[A-Z])(?![A-Za-z0-9])")
-_CF = re.compile(r"[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
-_AADHAAR = re.compile(r"[2-9]\d{3}(?P<sep>[ -])\d{4}(?P=sep)\d{4}(?![\d-])")  # grouped 4-4-4
-_CPF = re.compile(r"\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")  # printed 000.000.000-00
+# Each pattern checks what may not come before it right after its first character, `X(?<!N X)`: a
+# lookbehind placed first would stop re skipping ahead to candidate characters, and one placed later
+# would let every position of a long digit run get several characters in before failing.
+_DNI = re.compile(r"[XYZ\d](?<![A-Za-z0-9].)\d{7}[ -]?[A-Z](?![A-Za-z0-9])")
+_CF = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])[A-Z]{5}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
+_AADHAAR = re.compile(r"([2-9](?<![\d-][2-9])\d{3}([ -])\d{4}\2\d{4})(?![\d-])")  # grouped 4-4-4
+_CPF = re.compile(r"\d(?<![\d.-]\d)\d\d\.\d{3}\.\d{3}-\d{2}(?!\d)")  # printed 000.000.000-00
 # Bare numbers are read as whole digit runs (each run once, so a long run costs one pass), then measured.
 _RUN = re.compile(r"\d{11,}")
 _RUN_EDGE = re.compile(r"[\d.-]")
@@ -27,9 +30,10 @@ def _bare_runs(text: str, length: int) -> list[re.Match[str]]:
     return [m for m in _RUN.finditer(text) if len(m.group()) == length
             and not (m.start() > 0 and _RUN_EDGE.match(text, m.start() - 1))
             and not _RUN_EDGE.match(text, m.end())]
-_SIN = re.compile(r"\d{3}(?P<sep>[ -]?)\d{3}(?P=sep)\d{3}(?![\d-])")
-_INSEE = re.compile(r"[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])")
-_NINO = re.compile(r"(?P<prefix>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
+_SIN = re.compile(r"(\d(?<![\d-]\d)\d\d([ -]?)\d{3}\2\d{3})(?![\d-])")
+_INSEE = re.compile(r"[12](?<![\dA-Za-z][12]) ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}"
+                    r"(?!\d)")
+_NINO = re.compile(r"[A-CEGHJ-PR-TW-Z](?<![A-Za-z0-9].)[A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
 _NINO_BAD_PREFIX = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 _PASSPORT_WORDS = ("passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paszport",
                    "паспорт", "パスポート", "护照")
@@ -40,7 +44,6 @@ _NAMES = {
     "sin": ("sin", "social insurance", "assurance sociale", "nas"),
 }
 _LETTER = re.compile(r"[^\W\d_]")
-_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 def _named(text: str, kind: str) -> bool:
@@ -55,33 +58,27 @@ def _named(text: str, kind: str) -> bool:
 
 def find_es_dni(text: str) -> Span | None:
     """Spanish DNI (8 digits) or NIE (X/Y/Z + 7 digits) with the letter DNI_LETTERS[number mod 23]."""
-    for match in _matches(_DNI, text, _ALNUM):
-        num = match.group("num")
-        value = int(str("XYZ".index(num[0])) + num[1:]) if num[0] in "XYZ" else int(num)
-        if DNI_LETTERS[value % 23] == match.group("letter"):
-            return match.span()
-    return None
+    match = first_accepted(_DNI, text, _dni_valid)
+    return None if match is None else match.span()
+
+
+def _dni_valid(candidate: str) -> bool:
+    num, letter = candidate[:8], candidate[-1]
+    value = int(str("XYZ".index(num[0])) + num[1:]) if num[0] in "XYZ" else int(num)
+    return DNI_LETTERS[value % 23] == letter
 
 
 def find_it_codice_fiscale(text: str) -> Span | None:
     """Italian codice fiscale: 16 characters whose last letter is the checksum of the first 15."""
-    for match in _matches(_CF, text, _ALNUM):
-        if codice_fiscale_letter(match.group()[:15]) == match.group()[15]:
-            return match.span()
-    return None
+    match = first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15])
+    return None if match is None else match.span()
 
 
 def find_in_aadhaar(text: str) -> Span | None:
     """Aadhaar: 12 digits, not starting 0 or 1, Verhoeff-valid; grouped 4-4-4, or bare next to the word."""
-    tried: set[str] = set()
-    for match in _matches(_AADHAAR, text, re.compile(r"[\d-]")):
-        grouped = match.group()
-        if grouped in tried:
-            continue  # a repeat: judged already
-        tried.add(grouped)
-        digits = grouped[:4] + grouped[5:9] + grouped[10:]
-        if verhoeff_digit(digits[:11]) == digits[11]:
-            return match.span()
+    match = first_accepted(_AADHAAR, text, lambda g: verhoeff_digit(g[:4] + g[5:9] + g[10:13]) == g[13])
+    if match is not None:
+        return match.span()
     if not _named(text, "aadhaar"):  # the bare form counts only next to the word: look for it first
         return None
     bare = (m for m in _bare_runs(text, 12) if m.group()[0] in "23456789"
@@ -92,13 +89,12 @@ def find_in_aadhaar(text: str) -> Span | None:
 
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
-    for match in _matches(_CPF, text, re.compile(r"[\d.-]")):
-        digits = re.sub(r"\D", "", match.group())
-        if len(set(digits)) > 1 and cpf_complete(digits[:9]) == digits:
-            return match.span()
+    match = first_accepted(_CPF, text, lambda printed: _cpf_valid(re.sub(r"\D", "", printed)))
+    if match is not None:
+        return match.span()
     if not _named(text, "cpf"):  # the bare form counts only next to the word: look for it first
         return None
-    bare = (m for m in _bare_runs(text, 11) if len(set(m.group())) > 1 and cpf_complete(m.group()[:9]) == m.group())
+    bare = (m for m in _bare_runs(text, 11) if _cpf_valid(m.group()))
     first = next(bare, None)
     return None if first is None else first.span()
 
@@ -107,29 +103,34 @@ def find_ca_sin(text: str) -> Span | None:
     """Canadian SIN: 9 digits, Luhn-valid, not starting 0 or 8, named (SIN, social insurance) in the text."""
     if not _named(text, "sin"):
         return None
-    for match in _matches(_SIN, text, re.compile(r"[\d-]")):
-        digits = re.sub(r"\D", "", match.group())
-        if digits[0] not in "08" and luhn_digit(digits[:8]) == digits[8]:
-            return match.span()
-    return None
+    match = first_accepted(_SIN, text, lambda sin: _sin_valid(re.sub(r"\D", "", sin)))
+    return None if match is None else match.span()
+
+
+def _sin_valid(digits: str) -> bool:
+    return digits[0] not in "08" and luhn_digit(digits[:8]) == digits[8]
+
+
+def _cpf_valid(digits: str) -> bool:
+    return len(set(digits)) > 1 and cpf_complete(digits[:9]) == digits
 
 
 def find_fr_insee(text: str) -> Span | None:
     """French NIR (numéro de sécurité sociale): 13 characters and a key equal to 97 - (number mod 97)."""
-    for match in _matches(_INSEE, text, re.compile(r"[\dA-Za-z]")):
-        compact = match.group().replace(" ", "")
-        body = compact[:13].replace("2A", "19").replace("2B", "18")
-        if body.isdigit() and 97 - int(body) % 97 == int(compact[13:]):
-            return match.span()
-    return None
+    match = first_accepted(_INSEE, text, _insee_valid)
+    return None if match is None else match.span()
+
+
+def _insee_valid(nir: str) -> bool:
+    compact = nir.replace(" ", "")
+    body = compact[:13].replace("2A", "19").replace("2B", "18")
+    return body.isdigit() and 97 - int(body) % 97 == int(compact[13:])
 
 
 def find_uk_nino(text: str) -> Span | None:
     """UK National Insurance number: two allowed letters, six digits, A-D (no checksum in the format)."""
-    for match in _matches(_NINO, text, _ALNUM):
-        if match.group("prefix") not in _NINO_BAD_PREFIX:
-            return match.span()
-    return None
+    match = first_accepted(_NINO, text, lambda nino: nino[:2] not in _NINO_BAD_PREFIX)
+    return None if match is None else match.span()
 
 
 def find_passport(text: str) -> Span | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Iterator
 
-from .policy_scan import _AFTER_ALNUM, _AFTER_NUMBER, _AFTER_SSN, _AFTER_UNICODE_WORD, Span, _matches, _matches_folded
+from .policy_scan import _AFTER_NUMBER, _AFTER_UNICODE_WORD, Span, _matches_folded, first_accepted
 
 
 _LUHN_DOUBLE = str.maketrans("0123456789", "0246813579")  # each digit doubled, minus 9 when over 9
@@ -68,10 +69,10 @@ def _card_issued(digits: str) -> bool:
 # Maximal runs of 13+ digits, single spaces or dashes between them; possessive, so a run is read once.
 _CARD_RUN = re.compile(r"(?:\d[ -]?){13,}+")
 _WORD_CHAR = re.compile(r"\w")
-_SSN = re.compile(r"(\d{3})-(\d{2})-(\d{4})(?![\d-])")
+_SSN = re.compile(r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])")  # no digit or dash right before
 _SSN_TRIGGER = re.compile(r"ssn|social security")
 _SSN_NAMED = re.compile(r"(?:ssn|social security (?:number|no\.?|#))\W{0,5}(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b", re.I)
-_IBAN = re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
+_IBAN = re.compile(r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?: ?[A-Za-z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
 
 def _find_card(text: str) -> Span | None:
     """A number in a card layout with an issuer prefix and a valid Luhn sum, not glued to a word or decimal.
@@ -80,6 +81,7 @@ def _find_card(text: str) -> Span | None:
     ("... 1111 2026") cannot hide a card; distinct windows are collected with set() first, so a long run of
     repeats costs one check. Digits inside a valid IBAN are left to the IBAN detector.
     """
+    ibans: list[Span] | None = None
     for run in _CARD_RUN.finditer(text):
         raw = run.group().rstrip(" -")
         start = run.start()
@@ -87,73 +89,83 @@ def _find_card(text: str) -> Span | None:
         glued_start = start > 0 and _AFTER_NUMBER.match(text, start - 1) is not None
         glued_end = start + len(raw) < len(text) and _WORD_CHAR.match(text, start + len(raw)) is not None
         for span in _card_windows(groups, start, glued_start, glued_end):
-            if not any(s < span[1] and span[0] < e for s, e in _iban_spans(text)):
+            if ibans is None:
+                ibans = list(_iban_spans(text))  # read once, and only once a card-valid window turns up
+            if not any(s < span[1] and span[0] < e for s, e in ibans):
                 return span
     return None
 
 
-_GROUP4 = re.compile(r"(?<!\d)\d{4}(?!\d)")
 # Printed layouts: groups of four with a short last group (13-19 digits), Amex/Diners 4-6-5 and 4-6-4.
 _LAYOUT_AT = (re.compile(r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,3}(?!\d)"),
               re.compile(r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,4}(?!\d)"),
               re.compile(r"\d{4}[ -]\d{6}[ -]\d{4,5}(?!\d)"))
+_WINDOW_GROUPS = 5  # the longest layout spans five groups
 
 
 def _card_windows(groups: list[str], at: int, glued_start: bool, glued_end: bool) -> Iterator[Span]:
     """Spans of the valid card numbers among the layout windows of one run of digit groups, in order.
 
-    Candidates start at 4-digit groups (found by a regex, not a Python loop over every group); a window
-    already seen is skipped by its text, so a run of repeats costs one check.
+    A window starts at a group of four digits and spans at most five groups. The five-group tuples
+    are made and deduplicated in C (zip, dict.fromkeys), so a run of 200,000 repeated groups costs
+    one Luhn check; only a valid window is then looked up in the run.
     """
     raw = " ".join(groups)
     if len(groups) == 1:
         if 13 <= len(raw) <= 19 and not glued_start and not glued_end and _card_issued(raw) and luhn_valid(raw):
             yield at, at + len(raw)
         return
-    seen: set[str] = set()
-    for group in _GROUP4.finditer(raw):
-        p = group.start()
-        key = raw[p:p + 24]
-        if key in seen:
+    padded = groups + [""] * (_WINDOW_GROUPS - 1)  # "" marks the end of the run
+    valid: list[tuple[str, bool, int]] = []  # (window text, ends the run, card length) of each card window
+    for parts in dict.fromkeys(zip(*(padded[k:] for k in range(_WINDOW_GROUPS)))):
+        if len(parts[0]) != 4:
             continue
-        seen.add(key)
-        if p == 0 and glued_start:
-            continue
+        key = " ".join(p for p in parts if p)
         for layout in _LAYOUT_AT:
-            window = layout.match(raw, p)
-            if window is None or (window.end() == len(raw) and glued_end):
-                continue
-            digits = window.group().replace(" ", "")
-            if _card_issued(digits) and luhn_valid(digits):
-                yield at + p, at + window.end()
+            window = layout.match(key)
+            if window is not None and _card_issued(digits := window.group().replace(" ", "")) and luhn_valid(digits):
+                valid.append((key, parts[-1] == "", window.end()))
+    for p, end in heapq.merge(*(_window_spans(raw, key, at_end, length) for key, at_end, length in valid)):
+        if not (p == 0 and glued_start) and not (end == len(raw) and glued_end):
+            yield at + p, at + end
 
 
-def _ssn_issued(match: re.Match[str]) -> bool:
+def _window_spans(raw: str, key: str, at_end: bool, length: int) -> Iterator[Span]:
+    """Where the groups `key` occur in the run (whole groups; at its end if `at_end`): (start, start + length)."""
+    p = raw.find(key)
+    while p != -1:
+        end = p + len(key)
+        if (p == 0 or raw[p - 1] == " ") and (end == len(raw) or (not at_end and raw[end] == " ")):
+            yield p, p + length
+        p = raw.find(key, p + 1)
+
+
+def _ssn_issued(area: str, group: str, serial: str) -> bool:
     """Area 000, 666 and 900-999, group 00 and serial 0000 are never issued."""
-    area, group, serial = match.groups()
     return area not in ("000", "666") and not area.startswith("9") and group != "00" and serial != "0000"
 
 
 def _find_ssn(text: str) -> Span | None:
     """A dashed SSN (078-05-1120), or nine digits right after the words SSN / social security number."""
-    for match in _matches(_SSN, text, _AFTER_SSN):
-        if _ssn_issued(match):
-            return match.span()
+    dashed = first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:]))
+    if dashed is not None:
+        return dashed.span()
     for match in _matches_folded(_SSN_TRIGGER, _SSN_NAMED, text, _AFTER_UNICODE_WORD):
-        if _ssn_issued(match):
+        if _ssn_issued(*match.groups()):
             return match.span()
     return None
 
 
 def _find_iban(text: str) -> Span | None:
     """A country code, two check digits and the account part, valid under mod-97 at the country's length."""
-    return next(_iban_spans(text), None)
+    match = first_accepted(_IBAN, text, lambda raw: _iban_length_in(raw) is not None)
+    return None if match is None else (match.start(), match.start() + (_iban_length_in(match.group()) or 0))
 
 
 def _iban_spans(text: str) -> Iterator[Span]:
     """Every valid IBAN, in order; a repeated candidate is checked once (its length within the match is cached)."""
     judged: dict[str, int | None] = {}
-    for match in _matches(_IBAN, text, _AFTER_ALNUM):
+    for match in _IBAN.finditer(text):
         raw = match.group()
         if raw not in judged:
             judged[raw] = _iban_length_in(raw)

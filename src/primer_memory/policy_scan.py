@@ -76,6 +76,31 @@ def _matches_folded(trigger: re.Pattern[str], pattern: re.Pattern[str], text: st
             pos = max(match.end(), pos)
 
 
+def first_accepted(pattern: re.Pattern[str], text: str, accept: Callable[[str], bool]) -> re.Match[str] | None:
+    """The first match of `pattern` whose text `accept` takes, each distinct text judged once.
+
+    findall collects the matches and dict.fromkeys drops repeats, both in C, so a megabyte of one
+    number repeated costs one Python judgement rather than one per match (~66,000 per MB). Any
+    context the pattern needs is inside it as lookarounds; if it has groups, group 1 is the whole match.
+    """
+    for found in dict.fromkeys(pattern.findall(text)):
+        candidate = found[0] if isinstance(found, tuple) else found
+        if accept(candidate):
+            return _first_match_of(pattern, text, candidate)
+    return None
+
+
+def _first_match_of(pattern: re.Pattern[str], text: str, candidate: str) -> re.Match[str]:
+    """Where `pattern` first matches exactly `candidate` (findall saw it, so it is there)."""
+    pos = text.find(candidate)
+    while pos != -1:
+        match = pattern.match(text, pos)
+        if match is not None and match.group() == candidate:
+            return match
+        pos = text.find(candidate, pos + 1)
+    raise AssertionError(f"{pattern.pattern!r} found {candidate!r} but it is not in the text")
+
+
 def _regex_finder(pattern: re.Pattern[str], check: Callable[[re.Match[str]], bool] | None = None,
                   group: int | str = 0, not_after: re.Pattern[str] | None = None) -> Callable[[str], Span | None]:
     """A finder that returns the span of the first match of `pattern` accepted by `check`."""
