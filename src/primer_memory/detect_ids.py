@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .corpus_values import DNI_LETTERS, codice_fiscale_letter, cpf_complete, luhn_digit, verhoeff_digit
-from .policy_scan import Span, first_accepted, positions
+from .policy_scan import Span, first_accepted, has_upper, positions
 
 # Each pattern checks what may not come before it right after its first character, `X(?<!N X)`: a
 # lookbehind placed first would stop re skipping ahead to candidate characters, and one placed later
@@ -58,7 +58,7 @@ def _named(text: str, kind: str) -> bool:
 
 def find_es_dni(text: str) -> Span | None:
     """Spanish DNI (8 digits) or NIE (X/Y/Z + 7 digits) with the letter DNI_LETTERS[number mod 23]."""
-    match = first_accepted(_DNI, text, _dni_valid)
+    match = first_accepted(_DNI, text, _dni_valid) if has_upper(text) else None
     return None if match is None else match.span()
 
 
@@ -70,8 +70,8 @@ def _dni_valid(candidate: str) -> bool:
 
 def find_it_codice_fiscale(text: str) -> Span | None:
     """Italian codice fiscale: 16 characters whose last letter is the checksum of the first 15."""
-    match = first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15])
-    return None if match is None else match.span()
+    match = has_upper(text) and first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15])
+    return match.span() if match else None
 
 
 def find_in_aadhaar(text: str) -> Span | None:
@@ -89,8 +89,8 @@ def find_in_aadhaar(text: str) -> Span | None:
 
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
-    match = first_accepted(_CPF, text, lambda printed: _cpf_valid(re.sub(r"\D", "", printed)))
-    if match is not None:
+    match = "." in text and "-" in text and first_accepted(_CPF, text, lambda p: _cpf_valid(re.sub(r"\D", "", p)))
+    if match:
         return match.span()
     if not _named(text, "cpf"):  # the bare form counts only next to the word: look for it first
         return None
@@ -129,7 +129,7 @@ def _insee_valid(nir: str) -> bool:
 
 def find_uk_nino(text: str) -> Span | None:
     """UK National Insurance number: two allowed letters, six digits, A-D (no checksum in the format)."""
-    match = first_accepted(_NINO, text, lambda nino: nino[:2] not in _NINO_BAD_PREFIX)
+    match = first_accepted(_NINO, text, lambda nino: nino[:2] not in _NINO_BAD_PREFIX) if has_upper(text) else None
     return None if match is None else match.span()
 
 

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections.abc import Iterator
 
+from .card_windows import card_windows, luhn_valid
 from .policy_scan import _AFTER_NUMBER, _AFTER_UNICODE_WORD, Span, _matches_folded, first_accepted
-
-
-_LUHN_DOUBLE = str.maketrans("0123456789", "0246813579")  # each digit doubled, minus 9 when over 9
-
-
-def luhn_valid(digits: str) -> bool:
-    """The Luhn checksum every payment card number carries (one typo in ten slips through)."""
-    if not digits.isdigit() or not digits.isascii():
-        return False
-    kept = digits[-1::-2]
-    doubled = digits[-2::-2].translate(_LUHN_DOUBLE)
-    return (sum(map(int, kept)) + sum(map(int, doubled))) % 10 == 0
 
 
 def iban_valid(iban: str) -> bool:
@@ -46,98 +34,43 @@ _IBAN_LENGTHS = {
     "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
 }
 
-# Issuer prefixes and lengths of the big card networks: a Luhn-valid number must also look issued.
-_CARD_NETWORKS: tuple[tuple[re.Pattern[str], frozenset[int]], ...] = tuple(
-    (re.compile(prefix), frozenset(lengths))
-    for prefix, lengths in (
-        (r"4", (13, 16, 19)),                                       # Visa
-        (r"5[1-5]|2(?:2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)", (16,)),  # Mastercard
-        (r"3[47]", (15,)),                                          # American Express
-        (r"6011|64[4-9]|65", (16, 17, 18, 19)),                     # Discover
-        (r"35(?:2[89]|[3-8]\d)", (16, 17, 18, 19)),                 # JCB
-        (r"3(?:0[0-5]|[689])", (14, 15, 16, 17, 18, 19)),           # Diners Club
-        (r"62", (16, 17, 18, 19)),                                  # UnionPay
-    )
-)
-
-
-def _card_issued(digits: str) -> bool:
-    return any(p.match(digits) and len(digits) in lengths for p, lengths in _CARD_NETWORKS)
-
-
-
 # Maximal runs of 13+ digits, single spaces or dashes between them; possessive, so a run is read once.
-_CARD_RUN = re.compile(r"(?:\d[ -]?){13,}+")
+# It starts with a bare \d so that re skips ahead to digits instead of trying the group at every position.
+_CARD_RUN = re.compile(r"\d[ -]?(?:\d[ -]?){12,}+")
 _WORD_CHAR = re.compile(r"\w")
 _SSN = re.compile(r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])")  # no digit or dash right before
-_SSN_TRIGGER = re.compile(r"ssn|social security")
+_SSN_TRIGGER = ("ssn", "social security")
 _SSN_NAMED = re.compile(r"(?:ssn|social security (?:number|no\.?|#))\W{0,5}(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b", re.I)
-_IBAN = re.compile(r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?: ?[A-Za-z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
+# Chunks are possessive: a long run of letters and digits is cut one way only, not in every way (that was
+# exponential backtracking on random base64). Real IBANs have 11+ characters after the check digits.
+_IBAN = re.compile(r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?: ?[A-Za-z0-9]{1,4}+){3,8}(?![A-Za-z0-9])")
 
 def _find_card(text: str) -> Span | None:
     """A number in a card layout with an issuer prefix and a valid Luhn sum, not glued to a word or decimal.
 
     Within a run of digit groups every window in a printed layout is a candidate, so a neighbouring number
-    ("... 1111 2026") cannot hide a card; distinct windows are collected with set() first, so a long run of
-    repeats costs one check. Digits inside a valid IBAN are left to the IBAN detector.
+    ("... 1111 2026") cannot hide a card. Distinct runs are first judged once each as if nothing were
+    glued to them (most text stops there); digits inside a valid IBAN are left to the IBAN detector.
     """
+    if not any(card_windows(_joined(run)) for run in dict.fromkeys(_CARD_RUN.findall(text))):
+        return None
     ibans: list[Span] | None = None
     for run in _CARD_RUN.finditer(text):
-        raw = run.group().rstrip(" -")
-        start = run.start()
-        groups = raw.replace("-", " ").split(" ")  # dashes become spaces: offsets stay the same
+        joined = _joined(run.group())
+        start, end = run.start(), run.start() + len(joined)
         glued_start = start > 0 and _AFTER_NUMBER.match(text, start - 1) is not None
-        glued_end = start + len(raw) < len(text) and _WORD_CHAR.match(text, start + len(raw)) is not None
-        for span in _card_windows(groups, start, glued_start, glued_end):
+        glued_end = end < len(text) and _WORD_CHAR.match(text, end) is not None
+        for s, e in card_windows(joined, glued_start, glued_end):
             if ibans is None:
                 ibans = list(_iban_spans(text))  # read once, and only once a card-valid window turns up
-            if not any(s < span[1] and span[0] < e for s, e in ibans):
-                return span
+            if not any(i < start + e and start + s < j for i, j in ibans):
+                return start + s, start + e
     return None
 
 
-# Printed layouts: groups of four with a short last group (13-19 digits), Amex/Diners 4-6-5 and 4-6-4.
-_LAYOUT_AT = (re.compile(r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,3}(?!\d)"),
-              re.compile(r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,4}(?!\d)"),
-              re.compile(r"\d{4}[ -]\d{6}[ -]\d{4,5}(?!\d)"))
-_WINDOW_GROUPS = 5  # the longest layout spans five groups
-
-
-def _card_windows(groups: list[str], at: int, glued_start: bool, glued_end: bool) -> Iterator[Span]:
-    """Spans of the valid card numbers among the layout windows of one run of digit groups, in order.
-
-    A window starts at a group of four digits and spans at most five groups. The five-group tuples
-    are made and deduplicated in C (zip, dict.fromkeys), so a run of 200,000 repeated groups costs
-    one Luhn check; only a valid window is then looked up in the run.
-    """
-    raw = " ".join(groups)
-    if len(groups) == 1:
-        if 13 <= len(raw) <= 19 and not glued_start and not glued_end and _card_issued(raw) and luhn_valid(raw):
-            yield at, at + len(raw)
-        return
-    padded = groups + [""] * (_WINDOW_GROUPS - 1)  # "" marks the end of the run
-    valid: list[tuple[str, bool, int]] = []  # (window text, ends the run, card length) of each card window
-    for parts in dict.fromkeys(zip(*(padded[k:] for k in range(_WINDOW_GROUPS)))):
-        if len(parts[0]) != 4:
-            continue
-        key = " ".join(p for p in parts if p)
-        for layout in _LAYOUT_AT:
-            window = layout.match(key)
-            if window is not None and _card_issued(digits := window.group().replace(" ", "")) and luhn_valid(digits):
-                valid.append((key, parts[-1] == "", window.end()))
-    for p, end in heapq.merge(*(_window_spans(raw, key, at_end, length) for key, at_end, length in valid)):
-        if not (p == 0 and glued_start) and not (end == len(raw) and glued_end):
-            yield at + p, at + end
-
-
-def _window_spans(raw: str, key: str, at_end: bool, length: int) -> Iterator[Span]:
-    """Where the groups `key` occur in the run (whole groups; at its end if `at_end`): (start, start + length)."""
-    p = raw.find(key)
-    while p != -1:
-        end = p + len(key)
-        if (p == 0 or raw[p - 1] == " ") and (end == len(raw) or (not at_end and raw[end] == " ")):
-            yield p, p + length
-        p = raw.find(key, p + 1)
+def _joined(run: str) -> str:
+    """A run's digit groups with single spaces between (dashes become spaces: offsets match the text)."""
+    return run.rstrip(" -").replace("-", " ")
 
 
 def _ssn_issued(area: str, group: str, serial: str) -> bool:
@@ -147,8 +80,8 @@ def _ssn_issued(area: str, group: str, serial: str) -> bool:
 
 def _find_ssn(text: str) -> Span | None:
     """A dashed SSN (078-05-1120), or nine digits right after the words SSN / social security number."""
-    dashed = first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:]))
-    if dashed is not None:
+    dashed = "-" in text and first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:]))
+    if dashed:
         return dashed.span()
     for match in _matches_folded(_SSN_TRIGGER, _SSN_NAMED, text, _AFTER_UNICODE_WORD):
         if _ssn_issued(*match.groups()):

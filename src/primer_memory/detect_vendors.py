@@ -37,6 +37,8 @@ _AZURE_KEY = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=]
 
 def find_azure_storage_key(text: str) -> Span | None:
     """An Azure storage account key: 64 random bytes in base64, 86 characters then '=='."""
+    if "==" not in text:
+        return None
     for match in _AZURE_KEY.finditer(text):
         body = match.group()
         if any(c.isdigit() for c in body) and any(c.isupper() for c in body) and any(c.islower() for c in body):
@@ -109,4 +111,9 @@ find_discord_webhook = regex_span(_DISCORD_WEBHOOK, None)
 find_digitalocean = regex_span(_DIGITALOCEAN)
 find_databricks = regex_span(_DATABRICKS)
 find_age_key = regex_span(_AGE)
-find_gcp_service_account = regex_span(_GCP_SERVICE_ACCOUNT, None)
+_find_gcp_type = regex_span(_GCP_SERVICE_ACCOUNT, None)
+
+
+def find_gcp_service_account(text: str) -> Span | None:
+    """A service-account key file, known by its "type": "service_account" field."""
+    return _find_gcp_type(text) if "service_account" in text else None

@@ -16,11 +16,13 @@ _PASSWORD_ASSIGNMENT = re.compile(
         (?P<value>"[^"\n]{0,256}"|'[^'\n]{0,256}'|[^\s,;&"']+)""",
     re.I | re.X,
 )
-_PASSWORD_ASSIGNMENT_TRIGGER = re.compile(r"pass|pw")
+_PASSWORD_ASSIGNMENT_TRIGGER = ("pass", "pw")
 _PASSWORD_KEY = re.compile(r"(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:password|passwd|passphrase)|pass|pwd|pw)", re.I)
 
 def _find_password_assignment(text: str) -> Span | None:
     """Config and code: DB_PASSWORD=..., "password": "...", PGPASSWORD: ... (templates like ${X} pass)."""
+    if "=" not in text and ":" not in text:
+        return None
     for match in _matches_folded(_PASSWORD_ASSIGNMENT_TRIGGER, _PASSWORD_ASSIGNMENT, text):
         key = _key_before(text, match, _PASSWORD_KEY)
         if key is None:
@@ -46,12 +48,13 @@ _SECRET_VALUE = r"""(?P<value>"[^"\n]{16,512}"|'[^'\n]{16,512}'|[^\s"'`,;]{16,51
 _SECRET_ASSIGNMENT = re.compile(r"""(?:secret|token|key|auth|credentials?)["']?[ \t]*[:=][ \t]*""" + _SECRET_VALUE,
                                 re.I)
 _AUTH_SCHEME = re.compile(r"(?:bearer|token|basic)[ \t]+" + _SECRET_VALUE, re.I)
-_SECRET_TRIGGER = re.compile(r"secret|token|key|auth|credential")
-_AUTH_TRIGGER = re.compile(r"bearer|token|basic")
+_SECRET_TRIGGER = ("secret", "token", "key", "auth", "credential")
+_AUTH_TRIGGER = ("bearer", "token", "basic")
 
 def _find_secret_assignment(text: str) -> Span | None:
     """A random-looking value given to a key-like name: client_secret=..., "api_key": "...", Bearer ..."""
-    for match in _matches_folded(_SECRET_TRIGGER, _SECRET_ASSIGNMENT, text):
+    assigned = "=" in text or ":" in text
+    for match in _matches_folded(_SECRET_TRIGGER if assigned else (), _SECRET_ASSIGNMENT, text):
         if _key_before(text, match, _KEY_NAME_RE) is not None and _high_entropy(match.group("value")):
             return match.span("value")
     for match in _matches_folded(_AUTH_TRIGGER, _AUTH_SCHEME, text, _AFTER_UNICODE_WORD):

@@ -77,5 +77,7 @@ def find_instruction(text: str) -> Span | None:
 
 def find_hidden_text(text: str) -> Span | None:
     """Zero-width or bidi-override characters: text a person reviewing the memory would not see as written."""
+    if text.isascii():  # every character it looks for is outside ASCII; isascii() reads a flag, not the text
+        return None
     match = _HIDDEN.search(text)
     return match.span() if match is not None else None
