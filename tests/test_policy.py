@@ -186,14 +186,20 @@ def test_any_text_gets_a_known_reason(text: str) -> None:
 # --------------------------------------------------------------------------- the labelled corpus, split before tuning
 
 
-def test_held_out_half_stays_where_it_was_measured() -> None:
-    """A regression guard on the measured figures (bench_policy.py prints them): tune 100%, held-out >= 94%."""
+def test_corpus_figures_stay_where_they_were_measured() -> None:
+    """A regression guard on the figures bench_policy.py prints. Everything but the independent held-out half
+    was tuned on, so it must stay at 100% with no false alarm; the independent held-out half must not fall below
+    its measured 72.0% (90/125), nor raise false alarms above 3%. Messages carry counts only, never the cases."""
     from primer_memory.policy_corpus import score
 
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
-    tune, held = score(refuses, "tune"), score(refuses, "heldout")
-    assert tune.recall == 1.0 and tune.false_alarm_rate == 0.0
-    assert held.recall >= 0.94 and held.false_alarm_rate <= 0.03
+    for half, source in (("tune", "ours"), ("heldout", "ours"), ("tune", "independent")):
+        s = score(refuses, half, source=source)
+        assert (s.refused_secrets, s.refused_harmless) == (s.secrets, 0), f"{source}/{half}: {s.refused_secrets}/" \
+            f"{s.secrets} secrets, {s.refused_harmless} false alarms"
+    held = score(refuses, "heldout", source="independent")
+    assert held.refused_secrets >= 90 and held.false_alarm_rate <= 0.03, \
+        f"independent held-out: {held.refused_secrets}/{held.secrets}, {held.refused_harmless} false alarms"
     assert score(refuses, "heldout", "poison").recall >= 0.9
 
 

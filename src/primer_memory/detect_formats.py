@@ -61,8 +61,16 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}")
 _SCHEME_CHAR = re.compile(r"[A-Za-z0-9+.-]")
 
 
+# Oracle's JDBC form has no "//" before the user: jdbc:oracle:thin:scott/tiger@//host:1521/SID.
+_JDBC_ORACLE = re.compile(r"jdbc:oracle:[a-z]{1,8}:[^\s/@:]{1,64}/(?P<password>[^\s/@]{1,128})@")
+
+
 def find_url_credentials(text: str) -> tuple[int, int] | None:
     """scheme://user:password@host, any scheme, the user may be empty (redis://:pw@host); placeholders pass."""
+    if "jdbc:oracle:" in text:
+        for match in _JDBC_ORACLE.finditer(text):
+            if not _is_url_placeholder(match.group("password")):
+                return match.span("password")
     for match in _URL_AFTER_SCHEME.finditer(text):
         start = match.start()
         begin = start

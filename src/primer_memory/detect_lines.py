@@ -22,6 +22,20 @@ _NETRC = re.compile(r"(?:machine\s+\S{1,253}|default)\s+login\s+\S{1,128}\s+pass
 _PGPASS = re.compile(r"^[^\s:]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:(?P<value>\S{3,128})$", re.M)
 _LOGIN_PAIR = re.compile(r"login\s*:?[ \t]+(?P<user>[^\s/]{1,64})[ \t]*/[ \t]*(?P<value>[^\s/]{1,128})")
 _WORD_CHAR = re.compile(r"\w")
+# Round 2 (independent corpus, tune half): commands that take a password positionally or in a flag of their own.
+# Each runs only if its fixed word is in the text.
+_COMMAND_SECRETS = (
+    ("mosquitto_", re.compile(r"mosquitto_\w{1,10}\b[^\n]{0,160}?\s-P[ \t]+(?P<value>\S{1,128})")),
+    ("rabbitmqctl", re.compile(r"rabbitmqctl\s+(?:add_user|change_password)\s+\S{1,64}\s+(?P<value>\S{1,128})")),
+    ("net user", re.compile(r"\bnet\s+user\s+[^\s/]{1,64}\s+(?P<value>[^\s/*]\S{0,127})", re.I)),
+    ("pass:", re.compile(r"\s-pass(?:in|out)?\s+pass:(?P<value>\S{1,128})")),
+    ("define", re.compile(r"""define\(\s*['"]\w{0,40}(?:password|passwd|pass|pwd|secret)['"]\s*,\s*"""
+                          r"""(?P<value>'[^'\n]{1,128}'|"[^"\n]{1,128}")""", re.I)),
+)
+# "user: dpatel, pass: Saffron_Lake_61"; "Steam: steam_user_88 / GabeN3w3ll!" (a chosen-looking value after " / ").
+_USER_THEN_PASS = re.compile(r"\b(?:user(?:name)?|login)\s*[:=]\s*[^\s,;]{1,64}[,;]?\s+(?:pass(?:word)?|pwd|pw)\s*[:=]"
+                             r"\s*(?P<value>\S{1,128})")
+_LABELLED_PAIR = re.compile(r":[ \t]+(?P<user>[A-Za-z][\w.@-]{0,63})[ \t]+/[ \t]+(?P<value>[^\s/]{1,128})")
 
 
 def _real(raw: str, *, strict: bool = False) -> bool:
@@ -61,16 +75,30 @@ def find_cli_password(text: str) -> Span | None:
             return match.span("eq")
         if match.group("sp") is not None and _real(text[match.start("sp"):match.end("sp")], strict=True):
             return match.span("sp")
+    for word, pattern in _COMMAND_SECRETS:
+        if word in low:
+            for match in pattern.finditer(text):
+                if _real(match.group("value")):
+                    return match.span("value")
     return None
 
 
 def find_credential_file_line(text: str) -> Span | None:
-    """A .netrc entry (machine h login u password p), a .pgpass line (host:port:db:user:password), 'login: u / p'."""
+    """A .netrc entry (machine h login u password p), a .pgpass line (host:port:db:user:password), 'login: u / p',
+    'user: u, pass: p', 'Steam: u / p' (the last only with a chosen-looking value)."""
     low = lowered(text)
     for pattern, source in ((_NETRC, low), (_PGPASS, text), (_LOGIN_PAIR, low)):
         for match in pattern.finditer(source):
             if pattern is not _PGPASS and match.start() > 0 and _WORD_CHAR.match(source, match.start() - 1):
                 continue
             if _real(text[match.start("value"):match.end("value")]):
+                return match.span("value")
+    if ("pass" in low or "pw" in low) and ("user" in low or "login" in low):
+        for match in _USER_THEN_PASS.finditer(low):
+            if _real(text[match.start("value"):match.end("value")]):
+                return match.span("value")
+    if " / " in text:
+        for match in _LABELLED_PAIR.finditer(text):
+            if _real(match.group("value").rstrip(".,;)"), strict=True):
                 return match.span("value")
     return None

@@ -36,14 +36,30 @@ _PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "passphrase
 _PASSWORD_WORDS_OTHER = (
     "mot de passe", "code d'accès", "code secret", "passwort", "kennwort", "contraseña", "clave", "senha",
     "palavra-passe", "parola d'ordine", "wachtwoord", "hasło", "haslo", "пароль",
+    # Added in round 2, from the independent corpus's tune half:
+    "mdp", "lösenord", "lösenordet", "şifre", "şifrem", "heslo", "adgangskode", "adgangskoden", "salasana",
+    "κωδικός πρόσβασης", "κωδικός", "كلمة المرور", "كلمة السر", "הסיסמה", "סיסמה",
+    # ... and the word in other widely spoken languages, from general knowledge rather than from any corpus:
+    "passord", "passordet", "adgangskode", "kodeord", "parolă", "parola", "jelszó", "jelszavam", "lozinka",
+    "geslo", "slaptažodis", "parole", "salasõna", "kata sandi", "kata laluan", "mật khẩu", "รหัสผ่าน",
+    "पासवर्ड", "रहस्य शब्द", "পাসওয়ার্ড", "رمز عبور", "گذرواژه", "пароль", "парола", "лозинка",
+    "şifreniz", "şifresi", "parolası", "sandi",
 )
 _NUMERIC_WORDS = (
     "pin code", "pin number", "pin-code", "pincode", "pin", "puk code", "puk", "door code", "gate code", "alarm code",
     "unlock code", "access code", "entry code", "keypad code", "lock code", "security code", "safe combination",
     "combination", "combo", "code pin", "codice pin", "kod pin", "geheimzahl", "türcode", "tuercode", "zugangscode",
     "digicode", "пин-код", "пин",
+    "disarm code", "code de carte bleue", "code de la carte", "código de la alarma", "código de la puerta",
+    "codice del portone", "codice della porta", "kod do domofonu", "kod do drzwi", "deurcode", "koden till porten",
+    "portkod", "portkoden", "kapı şifresi",
+    "code porte", "code portail", "code d'entrée", "code de l'immeuble", "code alarme", "code de l'alarme",
+    "torcode", "alarmcode", "tresorcode", "pin-nummer", "código de acceso", "código del portal", "código de entrada",
+    "código do portão", "código da porta", "código do alarme", "codice dell'allarme", "codice del cancello",
+    "codice d'accesso", "codice di accesso", "toegangscode", "poortcode", "kod do bramy", "kod alarmu", "kod dostępu",
+    "код от двери", "код домофона", "код сигнализации", "код от сейфа", "larmkod", "dørkode", "portkode",
 )
-_CJK_WORDS = ("パスワード", "暗証番号", "密码", "口令")
+_CJK_WORDS = ("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호")
 _CJK_NUMERIC = frozenset({"暗証番号"})
 
 _ALL_LATIN = sorted(_PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS, key=len, reverse=True)
@@ -51,12 +67,14 @@ _WORD_RE = ("(?:" + "|".join(re.escape(w) for w in _ALL_LATIN) + r")(?![\w])|(?:
             + "|".join(re.escape(w) for w in _CJK_WORDS) + ")")
 _QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|"
               r"voor|от|для|"
-              r"dla|di)\s+[^\n:=,]{1,40}?"
-              r"|\s+(?:i|we|you|she|he|they)\s+[\w ]{1,25}?))?")
+              r"dla|di|till|til|k|του|της)\s+[^\n:=,]{1,40}?"
+              r"|\s+(?:i|we|you|she|he|they)\s+[\w ]{1,25}?"
+              r"|\s+(?-i:[A-Z])[\w-]{1,20}(?=\s+(?:est|ist|es|é|è|är|er|je)\s)"  # a name: "mot de passe Gmail est"
+              r"|\s+(?:שלי|الخاصة\s+بي)))?")
 _STRONG = (r"\s*(?::|=|：|->|=>)|\s+(?:(?:is|was|has\s+been|will\s+be)\s+(?:now\s+)?(?:changed|set|reset|updated)\s+to"
            r"|is\s+now|will\s+be|becomes|is|was)(?=\s)|'s(?=\s)|’s(?=\s)")
-_OTHER = (r"\s+(?:est|ist|lautet|es|é|è|je|jest|wynosi|это|to|—|–|-)(?=\s)|\s*[—–](?=\s)|\s*,(?=\s)"
-          r"|\s*(?:は|是|为|為)")
+_OTHER = (r"\s+(?:est|ist|lautet|es|é|è|je|jest|wynosi|это|to|—|–|-|c'est|c’est|är|er|on|είναι|هي|היא)(?=\s)"
+          r"|\s*[—–](?=\s)|\s*,(?=\s)|\s*(?:は|是|为|為|는|은)")
 _VALUE = r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|[^\s"'`“”]{1,128})"""
 _PHRASE = re.compile(
     rf"(?P<word>{_WORD_RE}){_QUALIFIER}(?:(?P<strong>{_STRONG})|(?P<other>{_OTHER})|(?(qual)(?!)|(?=\s)))\s*{_VALUE}"
@@ -77,12 +95,16 @@ _NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts|l|r)\s+)?\d{1,12}"
 _SYMBOLS = frozenset("!#$%&*+?@^~_")
 
 
+_CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
 def _ascii_head(value: str) -> str:
-    """'M3!r3&UHです' -> 'M3!r3&UH': a value written straight into Japanese or Chinese ends at the script change."""
+    """'M3!r3&UHです' -> 'M3!r3&UH': a value written straight into Japanese, Chinese or Korean ends at the script
+    change ('Smørrebrød#5' stays whole: Latin letters with accents are part of a value)."""
     if value and value[0].isascii():
-        for i, ch in enumerate(value):
-            if not ch.isascii():
-                return value[:i]
+        cut = _CJK_CHAR.search(value)
+        if cut is not None:
+            return value[:cut.start()]
     return value
 
 
@@ -157,8 +179,10 @@ def _judge(window: str, glued: bool) -> Span | None:
         if span is not None:
             return span
     loose = _PHRASE_LOOSE.match(window)
-    if loose is None or (glued and loose.group("word")[0].isascii()) or loose.group("word").lower() in _NUMERIC_WORDS:
+    if loose is None or (glued and loose.group("word")[0].isascii()):
         return None
+    if loose.group("word").lower() in _NUMERIC_WORDS:  # "keypad code for the storeroom 282980": digits only
+        return _numeric_span(window, loose.start("value"), False)
     value = _ascii_head(loose.group("value").rstrip(_TRAILING))
     literal = _literal(value)
     if literal is not None and looks_chosen(literal):

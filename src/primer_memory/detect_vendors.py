@@ -79,8 +79,10 @@ def find_telegram_token(text: str) -> Span | None:
         digits = 0
         while start - digits > 0 and text[start - digits - 1].isdigit() and digits < 11:
             digits += 1
-        if 8 <= digits <= 10 and not (start - digits > 0 and _NOT_TOKEN.match(text, start - digits - 1)):
-            return start - digits, match.end()
+        begin = start - digits
+        in_api_url = text.endswith("/bot", 0, begin)  # https://api.telegram.org/bot<token>/sendMessage
+        if 8 <= digits <= 10 and (in_api_url or not (begin > 0 and _NOT_TOKEN.match(text, begin - 1))):
+            return begin, match.end()
     return None
 
 

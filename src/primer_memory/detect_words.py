@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .detect_phrases import _value_is_secret
-from .policy_scan import (_AFTER_UNICODE_WORD, _TRAILING, Span, _high_entropy, _is_variable, _key_before,
-                          _literal, _matches_folded, next_word)
+from .detect_phrases import _value_is_secret, looks_chosen
+from .policy_scan import (_AFTER_UNICODE_WORD, _TRAILING, Span, _entropy, _high_entropy, _is_variable, _key_before,
+                          _literal, _matches_folded, has_long_token, next_word)
 
 
 
@@ -34,8 +34,10 @@ def _find_password_assignment(text: str) -> Span | None:
             if _literal(value) is not None:
                 return match.span("value")
             continue
-        if key.lower() in {"pass", "pwd", "pw"}:
-            continue  # "single pass: ..." is prose; a bare short key only counts with '='
+        if key.lower() in {"pass", "pwd", "pw"}:  # "single pass: 3 iterations" is prose: only a chosen-looking value
+            if looks_chosen(_literal(value.rstrip(_TRAILING)) or ""):
+                return match.span("value")
+            continue
         if _value_is_secret(value, next_word(text, match.end())):  # "password: at least 12 characters" is prose
             return match.span("value")
     return None
@@ -49,10 +51,16 @@ _SECRET_ASSIGNMENT = re.compile(r"""(?:secret|token|key|auth|credentials?)["']?[
                                 re.I)
 _AUTH_SCHEME = re.compile(r"(?:bearer|token|basic)[ \t]+" + _SECRET_VALUE, re.I)
 _SECRET_TRIGGER = ("secret", "token", "key", "auth", "credential")
+# Round 2: "this API key, keep it safe: <random>": the name, a few words, a colon, then a random value.
+_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b[^:\n]{0,40}:[ \t]*"
+                          + _SECRET_VALUE, re.I)
+_NAMED_LATER_TRIGGER = ("api", "access", "secret", "token")
 _AUTH_TRIGGER = ("bearer", "token", "basic")
 
 def _find_secret_assignment(text: str) -> Span | None:
     """A random-looking value given to a key-like name: client_secret=..., "api_key": "...", Bearer ..."""
+    if not has_long_token(text):
+        return None  # every value below is 16+ characters without a space
     assigned = "=" in text or ":" in text
     for match in _matches_folded(_SECRET_TRIGGER if assigned else (), _SECRET_ASSIGNMENT, text):
         if _key_before(text, match, _KEY_NAME_RE) is not None and _high_entropy(match.group("value")):
@@ -60,6 +68,51 @@ def _find_secret_assignment(text: str) -> Span | None:
     for match in _matches_folded(_AUTH_TRIGGER, _AUTH_SCHEME, text, _AFTER_UNICODE_WORD):
         if _high_entropy(match.group("value")):
             return match.span("value")
+    if ":" in text:
+        for match in _matches_folded(_NAMED_LATER_TRIGGER, _NAMED_LATER, text, _AFTER_UNICODE_WORD):
+            if _high_entropy(match.group("value")):
+                return match.span("value")
     return None
 
+
+# Round 2: a long random token standing on its own is a key whatever its vendor ("keep it safe: CEoD...Lq6W").
+_LONE_RUN = re.compile(r"[A-Za-z0-9_+/=-]{32,}+")
+_PUBLIC_KEY_HEAD = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh")  # ssh-rsa / ssh-ed25519 / ecdsa public keys
+_URL_OR_DATA = re.compile(r"[/:.@]$|base64,$")
+
+
+_LONE_MAX = 512  # longer runs are blobs (base64 files, hashes of hashes), not one key
+_DIGITS_GONE = str.maketrans("", "", "0123456789")
+
+
+def _random_enough(run: str) -> bool:
+    """Upper, lower and 2+ digits, 4+ bits per character, and not made of words (see _high_entropy)."""
+    core = run.strip("=")
+    return (32 <= len(core) <= _LONE_MAX and not core.startswith(_PUBLIC_KEY_HEAD) and core.lower() != core
+            and core.upper() != core and len(core) - len(core.translate(_DIGITS_GONE)) >= 2
+            and _entropy(core) >= 4.0 and _high_entropy(core))
+
+
+def _in_public_block(text: str, pos: int) -> bool:
+    """Inside a PEM public key or certificate: base64 that is meant to be shared."""
+    begin = text.rfind("-----BEGIN ", max(0, pos - 8192), pos)
+    if begin == -1 or text.find("-----END ", begin, pos) != -1:
+        return False
+    header = text[begin:begin + 48]
+    return "PUBLIC KEY" in header or "CERTIFICATE" in header
+
+
+def find_lone_token(text: str) -> Span | None:
+    """A 32-512 character random token not inside a URL, a data: URI, an SSH public key or a PEM public block."""
+    for run in dict.fromkeys(_LONE_RUN.findall(text)):
+        if not _random_enough(run):
+            continue
+        pos = text.find(run)
+        while pos != -1:
+            before = text[max(0, pos - 7):pos]
+            glued = pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "_+/=-")
+            if not glued and not _URL_OR_DATA.search(before) and not _in_public_block(text, pos):
+                return pos, pos + len(run)
+            pos = text.find(run, pos + 1)
+    return None
 

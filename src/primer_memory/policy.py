@@ -24,13 +24,14 @@ from typing import Literal
 
 from . import detect_ids as ids
 from . import detect_vendors as vendors
+from .detect_codes import find_bank_account, find_entry_code, find_recovery_secret
 from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
                              _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block,
                              find_url_credentials)
 from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
 from .detect_phrases import find_password_phrase
-from .detect_words import _find_password_assignment, _find_secret_assignment
+from .detect_words import _find_password_assignment, _find_secret_assignment, find_lone_token
 from .poisoning import find_hidden_text, find_instruction
 from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
                           _regex_finder, needs_digit)
@@ -122,6 +123,14 @@ DETECTORS: tuple[Detector, ...] = (
              "mysql -pSECRET, --password=..., sshpass -p ..., curl -u user:..."),
     Detector("credential_file_line", "a .netrc or .pgpass line, or a login/password pair", find_credential_file_line,
              "machine h login u password p; host:5432:db:user:pw; login: user / pw"),
+    Detector("lone_token", "a long random token (an API key of any vendor)", find_lone_token,
+             "32+ characters of mixed case and digits, not in a URL or a public key"),
+    Detector("entry_code", "a code given by what it opens (a keypad, a lockbox, a locked file)", find_entry_code,
+             "punch 55190 at the keypad; the lockbox opens with 3-8-1-6"),
+    Detector("recovery_secret", "account recovery material (backup codes, an authenticator key, a seed phrase)",
+             find_recovery_secret, "backup codes: 4829-1734, 9921-0083; setup key: QVXF EGOS I4KF JV34"),
+    Detector("bank_account", "bank account details (a routing number with its account, a cheque's numbers)",
+             needs_digit(find_bank_account), "routing number 021000021, account number 123456789"),
     Detector("azure_storage_key", "an Azure storage account key", vendors.find_azure_storage_key,
              "86 base64 characters + =="),
     Detector("azure_sas", "an Azure shared access signature", vendors.find_azure_sas, "...&sv=...&sig=..."),

@@ -1,10 +1,16 @@
-"""A labelled corpus for the write policy, split in two before any tuning.
+"""A labelled corpus for the write policy, in two parts, each split in two before any tuning.
 
-Each case is a sentence, its label ("secret", "harmless" or "poison") and a family: the
-template or hand-written phrasing it came from. The split is by family, fixed by a hash
-(`split_of`), so a phrasing seen while tuning never reappears, with other values, in the
-held-out half. Detectors were tuned on the "tune" half only; the "heldout" half is for
-reporting. Values come from `corpus_values` (seeded, fake, checksums computed per spec).
+Each case is a sentence, its label ("secret", "harmless" or "poison"), a family (the template
+or hand-written phrasing it came from) and its source:
+
+- "ours": written alongside the detectors (`corpus_phrasings`, values from `corpus_values`);
+- "independent": written afterwards by someone who never saw the detectors (`corpus_fresh`),
+  every sentence its own family.
+
+The split is by family, fixed by a hash (`split_of`), so a phrasing seen while tuning never
+reappears, with other values, in a held-out half. Round 1 tuned on ours/tune and reported
+ours/heldout (94.6%). Round 2 tuned on everything except independent/heldout, which is
+therefore the honest figure now; ours/heldout has been looked at and is no longer held out.
 """
 
 from __future__ import annotations
@@ -16,12 +22,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import corpus_values as v
+from .corpus_fresh import FRESH_HARMLESS, FRESH_SECRETS
 from .corpus_phrasings import HARMLESS, POISON, POISON_LOOKALIKES, SECRET_TEMPLATES
 
-__all__ = ["Case", "CORPUS", "SEED", "Score", "cases", "score", "split_of"]
+__all__ = ["Case", "CORPUS", "SEED", "Score", "Source", "cases", "score", "split_of"]
 
 Label = Literal["secret", "harmless", "poison"]
 Half = Literal["tune", "heldout"]
+Source = Literal["ours", "independent"]
 SEED = 20260918
 PER_TEMPLATE = 2
 
@@ -34,6 +42,7 @@ class Case:
     label: Label
     category: str
     family: str
+    source: Source = "ours"
 
     @property
     def half(self) -> Half:
@@ -90,6 +99,9 @@ def _build() -> tuple[Case, ...]:
         built += [Case(s, "harmless", category, s) for s in sentences]
     built += [Case(s, "poison", "poisoning", s) for s in POISON]
     built += [Case(s, "harmless", "poisoning look-alike", s) for s in POISON_LOOKALIKES]
+    for label, groups in (("secret", FRESH_SECRETS), ("harmless", FRESH_HARMLESS)):
+        built += [Case(t, label, category, f"independent: {t}", "independent")
+                  for category, texts in groups.items() for t in texts]
     seen: set[str] = set()
     unique = []
     for case in built:
@@ -102,10 +114,12 @@ def _build() -> tuple[Case, ...]:
 CORPUS: tuple[Case, ...] = _build()
 
 
-def cases(half: Half | None = None, labels: Iterable[str] = ("secret", "harmless", "poison")) -> list[Case]:
-    """The corpus cases of one half (or both) with the given labels."""
+def cases(half: Half | None = None, labels: Iterable[str] = ("secret", "harmless", "poison"),
+          source: Source | None = None) -> list[Case]:
+    """The corpus cases of one half (or both) and one source (or both) with the given labels."""
     wanted = set(labels)
-    return [c for c in CORPUS if c.label in wanted and (half is None or c.half == half)]
+    return [c for c in CORPUS if c.label in wanted and (half is None or c.half == half)
+            and (source is None or c.source == source)]
 
 
 @dataclass(frozen=True)
@@ -129,10 +143,11 @@ class Score:
         return self.refused_harmless / self.harmless if self.harmless else 0.0
 
 
-def score(refuses: Callable[[str], bool], half: Half | None, positive: str = "secret") -> Score:
-    """Run `refuses(text)` over one half: `positive` cases should be refused, harmless ones not."""
-    pos = cases(half, (positive,))
-    neg = cases(half, ("harmless",))
+def score(refuses: Callable[[str], bool], half: Half | None, positive: str = "secret",
+          source: Source | None = None) -> Score:
+    """Run `refuses(text)` over one half (of one source): `positive` cases should be refused, harmless ones not."""
+    pos = cases(half, (positive,), source)
+    neg = cases(half, ("harmless",), source)
     misses = tuple(c for c in pos if not refuses(c.text))
     alarms = tuple(c for c in neg if refuses(c.text))
     return Score(half or "both", len(pos) - len(misses), len(pos), len(alarms), len(neg), misses, alarms)

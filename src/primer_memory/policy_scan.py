@@ -229,11 +229,24 @@ def lowered(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
+@functools.lru_cache(maxsize=4)
+def characters(text: str) -> frozenset[str]:
+    """The distinct characters of lowered(text): a word using any other character cannot occur in it."""
+    return frozenset(lowered(text))
+
+
 def positions(text: str, words: tuple[str, ...]) -> list[int]:
-    """Sorted start positions of any of `words` in lowered(text), found with str.find (fast, linear per word)."""
+    """Sorted start positions of any of `words` in lowered(text), found with str.find (fast, linear per word).
+
+    Words with a character the text lacks are skipped without a search: 140 password words in twenty
+    scripts cost one pass for the character set instead of 140 passes over the text.
+    """
     low = lowered(text)
+    present = characters(text)
     found: set[int] = set()
     for word in words:
+        if not present.issuperset(word):
+            continue
         pos = low.find(word)
         while pos != -1:
             found.add(pos)
@@ -270,6 +283,15 @@ _DIGIT = re.compile(r"\d")
 def has_digit(text: str) -> bool:
     """Whether `text` holds any digit: detectors of numbers skip digit-free text with this one cached scan."""
     return _DIGIT.search(text) is not None
+
+
+_LONG_TOKEN = re.compile(r"[^\s\"'`,;]{16}")
+
+
+@functools.lru_cache(maxsize=4)
+def has_long_token(text: str) -> bool:
+    """Whether `text` has 16 characters in a row with no space, quote, comma or semicolon: keys need that many."""
+    return _LONG_TOKEN.search(text) is not None
 
 
 def has_upper(text: str) -> bool:

@@ -1,0 +1,110 @@
+"""Secrets known by what they open rather than by a password word: entry codes, recovery codes, seeds, bank details.
+
+Added in round 2 from the tune half of the independent corpus, where each of these was missed:
+"punch 55190 at the keypad", "the lockbox opens with 3-8-1-6", "the code to get in the building is
+4471#", "2FA backup codes: 4829-1734, ...",
+an authenticator setup key, a wallet's recovery phrase, and a routing number with its account.
+Each finder looks for its fixed words first (str.find in the lowered text) and reads a bounded
+window around them, judged once per distinct window, so the cost stays linear whatever the input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .detect_phrases import looks_chosen
+from .policy_scan import Span, scan_windows
+
+_CODE = r"\d{3,8}[#*]?|\d{1,2}(?:[- ]\d{1,2}){2,5}"  # a PIN-like code, or a combination 3-8-1-6 / 12-34-56
+
+# "punch 55190 at the keypad", "enter 4471 on the keypad", "key in 0000# at the keypad"
+_KEYPAD = re.compile(rf"\b(?:punch|enter|type|key|tap)\s+(?:in\s+)?(?P<value>{_CODE})\s+(?:at|on|into|in)\s+"
+                     r"(?:the\s+)?keypad")
+# "the lockbox on the porch opens with 3-8-1-6", "the padlock opens with 0815"
+_OPENS_WITH = re.compile(rf"\b(?:lock\s?box|key\s?safe|key\s?box|padlock|safe|locker|gate|door|lock)\b[^.\n]{{0,40}}?"
+                         rf"\bopens?\s+with\s+(?:the\s+code\s+)?(?P<value>{_CODE})(?![\w-])")
+# "the code to get in the building is 4471#", "the code for opening the shed: 2209"
+_CODE_TO = re.compile(rf"\bcode\s+(?:to|for)\s+(?:get(?:ting)?\s+in(?:to)?|open(?:ing)?|enter(?:ing)?|unlock(?:ing)?)\b"
+                      rf"[^.\n:]{{0,40}}?(?:\s+is|:)\s*(?P<value>{_CODE})(?![\w-])")
+# "the PDF is locked with 1984Q7zz": a chosen-looking value after locked/protected/encrypted with.
+_LOCKED_WITH = re.compile(r"\b(?:locked|protected|encrypted|secured)\s+with\s+(?:the\s+)?(?:password\s+)?"
+                          r"(?P<value>[^\s,;]{6,64})")
+
+
+def _judge_entry(window: str) -> Span | None:
+    for pattern in (_KEYPAD, _OPENS_WITH, _CODE_TO):
+        match = pattern.search(window)
+        if match is not None:
+            return match.span("value")
+    match = _LOCKED_WITH.search(window)
+    if match is not None:
+        value = match.group("value").rstrip(".!?)")
+        if looks_chosen(value) and any(c.isdigit() for c in value):
+            return match.start("value"), match.start("value") + len(value)
+    return None
+
+
+def find_entry_code(text: str) -> Span | None:
+    """A code given by what it opens: a keypad, a lockbox or safe, a locked file."""
+    return scan_windows(text, ("keypad", "open", "code to", "code for", "locked with", "protected with", "encrypted with", "secured with"),
+                        _judge_entry, before=80, after=80)
+
+
+# "backup codes: 4829-1734, 9921-0083", "recovery codes: e608c-321ac, ..." (a list of codes, each with a digit)
+_CODE_ITEM = r"[a-z0-9]{4,10}(?:[- ][a-z0-9]{4,10})?"
+_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{0,30}[:\-–]\s*"
+                       rf"(?P<value>{_CODE_ITEM}(?:\s*,\s*{_CODE_ITEM})+)")
+# An authenticator (TOTP) secret: base32, 16+ characters, often in groups of four.
+_OTP_SEED = re.compile(r"\b(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,20}[:=]?\s*"
+                       r"(?P<value>[a-z2-7]{4}(?: ?[a-z2-7]{4}){3,15})(?![a-z2-7])")
+# A wallet's recovery (seed) phrase: 12 to 24 lowercase words after its name.
+_SEED_PHRASE = re.compile(r"\b(?:recovery|seed|mnemonic|backup|secret)\s+(?:phrase|words)\b[^:\n]{0,20}[:\-–]\s*"
+                          r"(?P<value>[a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})\b")
+
+
+def _judge_recovery(window: str) -> Span | None:
+    match = _RECOVERY.search(window)
+    if match is not None and all(any(c.isdigit() for c in code) for code in match.group("value").split(",")):
+        return match.span("value")
+    match = _OTP_SEED.search(window)
+    if match is not None and any(c.isdigit() for c in match.group("value")):
+        return match.span("value")
+    match = _SEED_PHRASE.search(window)
+    return match.span("value") if match is not None else None
+
+
+def find_recovery_secret(text: str) -> Span | None:
+    """Account recovery material: a list of backup codes, an authenticator setup key, a wallet seed phrase."""
+    return scan_windows(text, _RECOVERY_TRIGGERS, _judge_recovery, before=0, after=300)
+
+
+# Each pattern above starts with one of these.
+_RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
+                      "authenticator", "seed", "mnemonic")
+
+
+# A US routing (ABA) number, valid under its 3-7-1 checksum, with the account number next to it.
+_ROUTING = re.compile(r"\b(?:routing|aba|rtn)\s*(?:number|no\.?|#)?\s*:?\s*(?P<aba>\d{9})\b[^\n]{0,40}?"
+                      r"\baccount\s*(?:number|no\.?|#)?\s*:?\s*(?P<value>\d{4,17})\b")
+# A Canadian cheque: transit (branch), institution and account numbers together.
+_CHEQUE = re.compile(r"\btransit\s*(?:number|no\.?|#)?\s*:?\s*\d{5}\b[^\n]{0,40}?\binstitution\s*(?:number|no\.?|#)?"
+                     r"\s*:?\s*\d{3}\b[^\n]{0,40}?\baccount\s*(?:number|no\.?|#)?\s*:?\s*(?P<value>\d{5,12})\b")
+
+
+def aba_valid(routing: str) -> bool:
+    """The ABA routing-number checksum: 3, 7, 1 weights repeated, sum divisible by 10."""
+    return len(routing) == 9 and routing.isdigit() and sum(
+        int(d) * w for d, w in zip(routing, (3, 7, 1) * 3)) % 10 == 0
+
+
+def _judge_bank(window: str) -> Span | None:
+    match = _ROUTING.search(window)
+    if match is not None and aba_valid(match.group("aba")):
+        return match.span("value")
+    match = _CHEQUE.search(window)
+    return match.span("value") if match is not None else None
+
+
+def find_bank_account(text: str) -> Span | None:
+    """Bank account details that move money: a valid routing number with its account, a cheque's three numbers."""
+    return scan_windows(text, ("routing", "aba", "rtn", "transit"), _judge_bank, before=0, after=160)
