@@ -248,3 +248,26 @@ def test_long_repetitive_input_gets_the_same_verdict_as_its_parts(unit: str, rep
     text = unit * repeats + secret
     decision = review(text)
     assert (decision.verdict == "refuse") == bool(secret)
+
+
+def test_round_2_detectors_fire_on_their_shapes_and_not_on_near_misses() -> None:
+    fires = {
+        "entry_code": ["Key in 2468# on the keypad by the loading dock.", "The key safe at the cabin opens with 9-1-4.",
+                       "The archive is encrypted with Zebra44river for now."],
+        "recovery_secret": ["Scratch codes: 1122-3344, 5566-7788", "TOTP secret: JBSW Y3DP EHPK 3PXP",
+                            "seed words: apple river stone cloud maple tiger ocean violet candle mirror frost pilot"],
+        "bank_account": ["routing number 021000021, account number 4400112233"],
+        "cli_password": ["rabbitmqctl change_password ops Qw3rty-Ops", "net user kiosk Kiosk#2025 /add",
+                         "openssl rsa -in k.pem -passin pass:lowercaseonly"],
+        "lone_token": ["the vendor key is fine to use: Q2h7Xk9LmN4pR8sT1vW6yZ3bC5dF0gJ2"],
+        "password_phrase": ["Mitt lösenord är Fjäril#2024", "비밀번호는 Hanbok#77 입니다", "Salasana on Kuusi-Puu-12"],
+    }
+    for detector, texts in fires.items():
+        for text in texts:
+            assert review(text).detector == detector, text
+    harmless = ["The gate opens with a remote now.", "Backup codes are stored in the vault, ask IT.",
+                "routing number 123456789 is not valid", "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA6xYz4Qw8 deploy",
+                "https://docs.example.com/d/Q2h7Xk9LmN4pR8sT1vW6yZ3bC5dF0gJ2/edit is the spec",
+                "The archive is encrypted with AES-256.", "The seed phrase is written on paper in the safe."]
+    for text in harmless:
+        assert review(text).verdict != "refuse", (text, review(text).detector)

@@ -31,3 +31,14 @@ def test_checksum_builders_match_published_examples() -> None:
     assert cpf_complete("111444777") == "11144477735"  # the CPF example used in Brazil's documentation
     assert codice_fiscale_letter("RSSMRA85T10A562") == "S"  # Mario Rossi, the standard example
     assert luhn_digit("7992739871") == "3"  # the Luhn article's example
+
+
+def test_independent_source_is_split_by_the_same_rule_one_sentence_a_family() -> None:
+    independent = [c for c in CORPUS if c.source == "independent"]
+    assert len(independent) >= 400
+    for case in independent:
+        assert case.family == f"independent: {case.text}" and case.half == split_of(case.family)
+    for half in ("tune", "heldout"):
+        assert len(cases(half, ("secret",), "independent")) >= 100
+        assert len(cases(half, ("harmless",), "independent")) >= 50
+    assert {c.source for c in CORPUS} == {"ours", "independent"}

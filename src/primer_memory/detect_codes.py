@@ -11,6 +11,7 @@ window around them, judged once per distinct window, so the cost stays linear wh
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .detect_phrases import looks_chosen
 from .policy_scan import Span, scan_windows
@@ -28,26 +29,46 @@ _CODE_TO = re.compile(rf"\bcode\s+(?:to|for)\s+(?:get(?:ting)?\s+in(?:to)?|open(
                       rf"[^.\n:]{{0,40}}?(?:\s+is|:)\s*(?P<value>{_CODE})(?![\w-])")
 # "the PDF is locked with 1984Q7zz": a chosen-looking value after locked/protected/encrypted with.
 _LOCKED_WITH = re.compile(r"\b(?:locked|protected|encrypted|secured)\s+with\s+(?:the\s+)?(?:password\s+)?"
-                          r"(?P<value>[^\s,;]{6,64})")
+                          r"(?P<value>[^\s,;]{5,63}[^\s,;.!?)])")
+
+# "encrypted with AES-256" names a cipher, not a password.
+_CIPHER = re.compile(r"(?:aes|rsa|sha|chacha|salsa|3?des|blowfish|twofish|camellia|tls|ssl|wpa|wep|pgp|gpg|ecc|ecdsa"
+                     r"|ed25519|x25519|md5|argon2|bcrypt|scrypt|pbkdf2|xts|gcm|cbc)[\w.-]*", re.I)
+
+Check = tuple[re.Pattern[str], Callable[[re.Match[str]], bool]]
 
 
-def _judge_entry(window: str) -> Span | None:
-    for pattern in (_KEYPAD, _OPENS_WITH, _CODE_TO):
+def _any(match: re.Match[str]) -> bool:
+    return True
+
+
+def _has_digit(match: re.Match[str]) -> bool:
+    return any(c.isdigit() for c in match.group("value"))
+
+
+def _chosen_not_cipher(match: re.Match[str]) -> bool:
+    value = match.group("value")
+    return looks_chosen(value) and _has_digit(match) and not _CIPHER.fullmatch(value)
+
+
+def _first_span(window: str, checks: tuple[Check, ...]) -> Span | None:
+    """The value's span of the first pattern that matches in `window` and passes its check."""
+    for pattern, accept in checks:
         match = pattern.search(window)
-        if match is not None:
+        if match is not None and accept(match):
             return match.span("value")
-    match = _LOCKED_WITH.search(window)
-    if match is not None:
-        value = match.group("value").rstrip(".!?)")
-        if looks_chosen(value) and any(c.isdigit() for c in value):
-            return match.start("value"), match.start("value") + len(value)
     return None
+
+
+_ENTRY_CHECKS: tuple[Check, ...] = ((_KEYPAD, _any), (_OPENS_WITH, _any), (_CODE_TO, _any),
+                                    (_LOCKED_WITH, _chosen_not_cipher))
+_ENTRY_TRIGGERS = ("keypad", "open", "code to", "code for", "locked with", "protected with", "encrypted with",
+                   "secured with")
 
 
 def find_entry_code(text: str) -> Span | None:
     """A code given by what it opens: a keypad, a lockbox or safe, a locked file."""
-    return scan_windows(text, ("keypad", "open", "code to", "code for", "locked with", "protected with", "encrypted with", "secured with"),
-                        _judge_entry, before=80, after=80)
+    return scan_windows(text, _ENTRY_TRIGGERS, lambda w: _first_span(w, _ENTRY_CHECKS), before=80, after=80)
 
 
 # "backup codes: 4829-1734, 9921-0083", "recovery codes: e608c-321ac, ..." (a list of codes, each with a digit)
@@ -62,25 +83,16 @@ _SEED_PHRASE = re.compile(r"\b(?:recovery|seed|mnemonic|backup|secret)\s+(?:phra
                           r"(?P<value>[a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})\b")
 
 
-def _judge_recovery(window: str) -> Span | None:
-    match = _RECOVERY.search(window)
-    if match is not None and all(any(c.isdigit() for c in code) for code in match.group("value").split(",")):
-        return match.span("value")
-    match = _OTP_SEED.search(window)
-    if match is not None and any(c.isdigit() for c in match.group("value")):
-        return match.span("value")
-    match = _SEED_PHRASE.search(window)
-    return match.span("value") if match is not None else None
+_RECOVERY_CHECKS: tuple[Check, ...] = (
+    (_RECOVERY, lambda m: all(any(c.isdigit() for c in code) for code in m.group("value").split(","))),
+    (_OTP_SEED, _has_digit), (_SEED_PHRASE, _any))
+_RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
+                      "authenticator", "seed", "mnemonic")  # each pattern above starts with one of these
 
 
 def find_recovery_secret(text: str) -> Span | None:
     """Account recovery material: a list of backup codes, an authenticator setup key, a wallet seed phrase."""
-    return scan_windows(text, _RECOVERY_TRIGGERS, _judge_recovery, before=0, after=300)
-
-
-# Each pattern above starts with one of these.
-_RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
-                      "authenticator", "seed", "mnemonic")
+    return scan_windows(text, _RECOVERY_TRIGGERS, lambda w: _first_span(w, _RECOVERY_CHECKS), before=0, after=300)
 
 
 # A US routing (ABA) number, valid under its 3-7-1 checksum, with the account number next to it.
@@ -97,14 +109,10 @@ def aba_valid(routing: str) -> bool:
         int(d) * w for d, w in zip(routing, (3, 7, 1) * 3)) % 10 == 0
 
 
-def _judge_bank(window: str) -> Span | None:
-    match = _ROUTING.search(window)
-    if match is not None and aba_valid(match.group("aba")):
-        return match.span("value")
-    match = _CHEQUE.search(window)
-    return match.span("value") if match is not None else None
+_BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any))
 
 
 def find_bank_account(text: str) -> Span | None:
     """Bank account details that move money: a valid routing number with its account, a cheque's three numbers."""
-    return scan_windows(text, ("routing", "aba", "rtn", "transit"), _judge_bank, before=0, after=160)
+    return scan_windows(text, ("routing", "aba", "rtn", "transit"), lambda w: _first_span(w, _BANK_CHECKS),
+                        before=0, after=160)

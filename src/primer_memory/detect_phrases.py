@@ -1,4 +1,4 @@
-"""Passwords, PINs and codes stated in words, in eleven languages.
+"""Passwords, PINs and codes stated in words, in about thirty languages.
 
 A credential word ("password", "mot de passe", "hasło", "密码", "door code"...), an optional
 qualifier ("for the NAS", "du wifi", "от почты"), a connector ("is", ":", "lautet", "は", or
