@@ -1,9 +1,11 @@
 """The write policy: how well it refuses (tune and held-out halves), and what it costs per write.
 
-Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus), split by a hash of
-each phrasing's family before any tuning: recall (secrets refused), false alarms (harmless facts
-refused), the same for memory poisoning, and a single keyword regex for comparison. Detectors were
-tuned on the "tune" half only; the "heldout" half is the honest figure.
+Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus): recall (secrets
+refused), false alarms (harmless facts refused), the same for memory poisoning, and a single
+keyword regex for comparison. The corpus has two sources, each split by a hash of its phrasing
+families before any tuning: "ours", written alongside the detectors, and "independent", written
+later by someone who never saw them. Round 1 tuned on ours/tune (ours/heldout was then 176/186);
+round 2 tuned on everything except independent/heldout, the honest figure now.
 
 Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
 inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
@@ -71,18 +73,21 @@ def facts(rng: random.Random, n: int, words: tuple[int, int]) -> list[str]:
 def quality() -> None:
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     keyword = lambda text: KEYWORD.search(text) is not None  # noqa: E731
-    print("Part 1. Refusals on the labelled corpus (split by family before tuning)")
-    print(f"{'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
+    print("Part 1. Refusals on the labelled corpus (each source split by family before tuning)")
+    print("Round 2 tuned on every row but independent/heldout, the one honest figure now.")
+    print(f"{'source':<12} {'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
           f"{'poison refused':>16}")
-    for half in ("tune", "heldout"):
+    for source, half in (("ours", "tune"), ("ours", "heldout"), ("independent", "tune"), ("independent", "heldout")):
         for name, rule in (("review()", refuses), ("keyword regex", keyword)):
-            s, p = score(rule, half), score(rule, half, "poison")
-            print(f"{half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
-                  f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} "
-                  f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}")
-    held = score(refuses, "heldout")
-    print("held-out misses:", *(f"  [{c.category}] {c.text!r}" for c in held.misses), sep="\n")
-    print("held-out false alarms:", *(f"  {c.text!r}" for c in held.false_alarms) or ["  (none)"], sep="\n")
+            s = score(rule, half, source=source)
+            p = score(rule, half, "poison", source=source)
+            poison = f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}" if p.secrets else f"{'-':>16}"
+            print(f"{source:<12} {half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
+                  f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} {poison}")
+    held = score(refuses, "heldout", source="independent")
+    print("independent held-out misses:", *(f"  [{c.category}] {c.text!r}" for c in held.misses), sep="\n")
+    print("independent held-out false alarms:", *(f"  {c.text!r}" for c in held.false_alarms) or ["  (none)"],
+          sep="\n")
 
 
 def speed() -> None:
