@@ -266,7 +266,8 @@ def test_round_2_detectors_fire_on_their_shapes_and_not_on_near_misses() -> None
         for text in texts:
             assert review(text).detector == detector, text
     harmless = ["The gate opens with a remote now.", "Backup codes are stored in the vault, ask IT.",
-                "routing number 123456789 is not valid", "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA6xYz4Qw8 deploy",
+                "routing number 123456789 is not valid",
+                "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA6xYz4Qw8 deploy",
                 "https://docs.example.com/d/Q2h7Xk9LmN4pR8sT1vW6yZ3bC5dF0gJ2/edit is the spec",
                 "The archive is encrypted with AES-256.", "The seed phrase is written on paper in the safe."]
     for text in harmless:

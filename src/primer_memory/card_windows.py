@@ -47,11 +47,11 @@ def card_issued(digits: str) -> bool:
     return any(p.match(digits) and len(digits) in lengths for p, lengths in CARD_NETWORKS)
 
 
-# Printed layouts, as group lengths after a first group of four: 4-4-4-4-(1..3), 4-4-4-(1..4), 4-6-(4..5).
-_LAYOUT_AT = (re.compile(r"\d{4} \d{4} \d{4} \d{4} \d{1,3}(?!\d)"),
-              re.compile(r"\d{4} \d{4} \d{4} \d{1,4}(?!\d)"),
-              re.compile(r"\d{4} \d{6} \d{4,5}(?!\d)"))
-_LAYOUTS = (((4, 4), (4, 4), (4, 4), (1, 3)), ((4, 4), (4, 4), (1, 4)), ((6, 6), (4, 5)))  # (min, max) per group
+# Printed layouts, as (min, max) lengths of the groups after a first group of four:
+# 4-4-4-4-(1..3), 4-4-4-(1..4), 4-6-(4..5). Both paths read this one table.
+_LAYOUTS = (((4, 4), (4, 4), (4, 4), (1, 3)), ((4, 4), (4, 4), (1, 4)), ((6, 6), (4, 5)))
+_LAYOUT_AT = tuple(re.compile(r"\d{4}" + "".join(f" \\d{{{low},{high}}}" for low, high in layout) + r"(?!\d)")
+                   for layout in _LAYOUTS)
 _LONG_RUN = 64  # groups; a run longer than this is checked with numpy
 
 

@@ -70,8 +70,8 @@ def _dni_valid(candidate: str) -> bool:
 
 def find_it_codice_fiscale(text: str) -> Span | None:
     """Italian codice fiscale: 16 characters whose last letter is the checksum of the first 15."""
-    match = has_upper(text) and first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15])
-    return match.span() if match else None
+    match = first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15]) if has_upper(text) else None
+    return None if match is None else match.span()
 
 
 def find_in_aadhaar(text: str) -> Span | None:
@@ -89,8 +89,9 @@ def find_in_aadhaar(text: str) -> Span | None:
 
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
-    match = "." in text and "-" in text and first_accepted(_CPF, text, lambda p: _cpf_valid(re.sub(r"\D", "", p)))
-    if match:
+    printed = "." in text and "-" in text  # 000.000.000-00 needs both
+    match = first_accepted(_CPF, text, lambda p: _cpf_valid(re.sub(r"\D", "", p))) if printed else None
+    if match is not None:
         return match.span()
     if not _named(text, "cpf"):  # the bare form counts only next to the word: look for it first
         return None

@@ -80,8 +80,8 @@ def _ssn_issued(area: str, group: str, serial: str) -> bool:
 
 def _find_ssn(text: str) -> Span | None:
     """A dashed SSN (078-05-1120), or nine digits right after the words SSN / social security number."""
-    dashed = "-" in text and first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:]))
-    if dashed:
+    dashed = first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:])) if "-" in text else None
+    if dashed is not None:
         return dashed.span()
     for match in _matches_folded(_SSN_TRIGGER, _SSN_NAMED, text, _AFTER_UNICODE_WORD):
         if _ssn_issued(*match.groups()):

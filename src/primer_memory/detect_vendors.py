@@ -10,7 +10,7 @@ import base64
 import binascii
 import re
 
-from .policy_scan import Span, _matches
+from .policy_scan import Span, _matches, _regex_finder
 
 _NOT_TOKEN = re.compile(r"[A-Za-z0-9_-]")
 _NOT_B64 = re.compile(r"[A-Za-z0-9+/]")
@@ -99,23 +99,10 @@ def find_mailgun_key(text: str) -> Span | None:
     return None
 
 
-def regex_span(pattern: re.Pattern[str], not_after: re.Pattern[str] | None = _NOT_TOKEN):
-    """A finder for a pattern that starts with a fixed prefix."""
-    def find(text: str) -> Span | None:
-        for match in _matches(pattern, text, not_after):
-            return match.span()
-        return None
-    return find
-
-
-find_twilio = regex_span(_TWILIO, re.compile(r"[A-Za-z0-9]"))
-find_discord_webhook = regex_span(_DISCORD_WEBHOOK, None)
-find_digitalocean = regex_span(_DIGITALOCEAN)
-find_databricks = regex_span(_DATABRICKS)
-find_age_key = regex_span(_AGE)
-_find_gcp_type = regex_span(_GCP_SERVICE_ACCOUNT, None)
-
-
-def find_gcp_service_account(text: str) -> Span | None:
-    """A service-account key file, known by its "type": "service_account" field."""
-    return _find_gcp_type(text) if "service_account" in text else None
+find_twilio = _regex_finder(_TWILIO, not_after=re.compile(r"[A-Za-z0-9]"))
+find_discord_webhook = _regex_finder(_DISCORD_WEBHOOK)
+find_digitalocean = _regex_finder(_DIGITALOCEAN, not_after=_NOT_TOKEN)
+find_databricks = _regex_finder(_DATABRICKS, not_after=_NOT_TOKEN)
+find_age_key = _regex_finder(_AGE, not_after=_NOT_TOKEN)
+# A service-account key file, known by its "type": "service_account" field.
+find_gcp_service_account = _regex_finder(_GCP_SERVICE_ACCOUNT, requires=("service_account",))

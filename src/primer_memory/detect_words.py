@@ -61,10 +61,10 @@ def _find_secret_assignment(text: str) -> Span | None:
     """A random-looking value given to a key-like name: client_secret=..., "api_key": "...", Bearer ..."""
     if not has_long_token(text):
         return None  # every value below is 16+ characters without a space
-    assigned = "=" in text or ":" in text
-    for match in _matches_folded(_SECRET_TRIGGER if assigned else (), _SECRET_ASSIGNMENT, text):
-        if _key_before(text, match, _KEY_NAME_RE) is not None and _high_entropy(match.group("value")):
-            return match.span("value")
+    if "=" in text or ":" in text:
+        for match in _matches_folded(_SECRET_TRIGGER, _SECRET_ASSIGNMENT, text):
+            if _key_before(text, match, _KEY_NAME_RE) is not None and _high_entropy(match.group("value")):
+                return match.span("value")
     for match in _matches_folded(_AUTH_TRIGGER, _AUTH_SCHEME, text, _AFTER_UNICODE_WORD):
         if _high_entropy(match.group("value")):
             return match.span("value")
@@ -79,8 +79,6 @@ def _find_secret_assignment(text: str) -> Span | None:
 _LONE_RUN = re.compile(r"[A-Za-z0-9_+/=-]{32,}+")
 _PUBLIC_KEY_HEAD = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh")  # ssh-rsa / ssh-ed25519 / ecdsa public keys
 _URL_OR_DATA = re.compile(r"[/:.@]$|base64,$")
-
-
 _LONE_MAX = 512  # longer runs are blobs (base64 files, hashes of hashes), not one key
 _DIGITS_GONE = str.maketrans("", "", "0123456789")
 

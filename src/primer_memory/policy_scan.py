@@ -123,7 +123,6 @@ _AFTER_TOKEN = re.compile(r"[A-Za-z0-9_-]")
 _AFTER_TOKEN_DOT = re.compile(r"[A-Za-z0-9_.-]")
 _AFTER_SCHEME = re.compile(r"[A-Za-z0-9+.-]")
 _AFTER_NUMBER = re.compile(r"[\w.,]")
-_AFTER_SSN = re.compile(r"[\d-]")
 _AFTER_UNICODE_WORD = re.compile(r"\w")
 
 
