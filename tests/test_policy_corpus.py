@@ -41,4 +41,14 @@ def test_independent_source_is_split_by_the_same_rule_one_sentence_a_family() ->
     for half in ("tune", "heldout"):
         assert len(cases(half, ("secret",), "independent")) >= 100
         assert len(cases(half, ("harmless",), "independent")) >= 50
-    assert {c.source for c in CORPUS} == {"ours", "independent"}
+    assert {c.source for c in CORPUS} == {"ours", "independent", "third"}
+
+
+def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
+    """The third corpus (two more authors) is split like the second; each half has enough of both labels."""
+    third = [c for c in CORPUS if c.source == "third"]
+    assert len(third) >= 550
+    assert all(c.family == f"third: {c.text}" and c.half == split_of(c.family) for c in third)
+    for half in ("tune", "heldout"):
+        assert len(cases(half, ("secret",), "third")) >= 150
+        assert len(cases(half, ("harmless",), "third")) >= 100

@@ -5,12 +5,16 @@ or hand-written phrasing it came from) and its source:
 
 - "ours": written alongside the detectors (`corpus_phrasings`, values from `corpus_values`);
 - "independent": written afterwards by someone who never saw the detectors (`corpus_fresh`),
-  every sentence its own family.
+  every sentence its own family;
+- "third": written later still, by two more authors who never saw the detectors or the other
+  corpora (`corpus_third_a`: people's chat, notes and mail in many languages; `corpus_third_b`:
+  developers' shells, configs, logs and tokens), every text its own family.
 
 The split is by family, fixed by a hash (`split_of`), so a phrasing seen while tuning never
 reappears, with other values, in a held-out half. Round 1 tuned on ours/tune and reported
-ours/heldout (94.6%). Round 2 tuned on everything except independent/heldout, which is
-therefore the honest figure now; ours/heldout has been looked at and is no longer held out.
+ours/heldout (94.6%). Round 2 tuned on everything except independent/heldout. Round 3 tuned on
+everything except third/heldout, which is therefore the honest figure now; the halves tuned on,
+or printed by the benchmark, are no longer held out.
 """
 
 from __future__ import annotations
@@ -23,13 +27,15 @@ from typing import Literal
 
 from . import corpus_values as v
 from .corpus_fresh import FRESH_HARMLESS, FRESH_SECRETS
+from .corpus_third_a import THIRD_A_HARMLESS, THIRD_A_SECRETS
+from .corpus_third_b import THIRD_B_HARMLESS, THIRD_B_SECRETS
 from .corpus_phrasings import HARMLESS, POISON, POISON_LOOKALIKES, SECRET_TEMPLATES
 
 __all__ = ["Case", "CORPUS", "SEED", "Score", "Source", "cases", "score", "split_of"]
 
 Label = Literal["secret", "harmless", "poison"]
 Half = Literal["tune", "heldout"]
-Source = Literal["ours", "independent"]
+Source = Literal["ours", "independent", "third"]
 SEED = 20260918
 PER_TEMPLATE = 2
 
@@ -101,6 +107,10 @@ def _build() -> tuple[Case, ...]:
     built += [Case(s, "harmless", "poisoning look-alike", s) for s in POISON_LOOKALIKES]
     for label, groups in (("secret", FRESH_SECRETS), ("harmless", FRESH_HARMLESS)):
         built += [Case(t, label, category, f"independent: {t}", "independent")
+                  for category, texts in groups.items() for t in texts]
+    for label, groups in (("secret", THIRD_A_SECRETS), ("harmless", THIRD_A_HARMLESS),
+                          ("secret", THIRD_B_SECRETS), ("harmless", THIRD_B_HARMLESS)):
+        built += [Case(t, label, category, f"third: {t}", "third")
                   for category, texts in groups.items() for t in texts]
     seen: set[str] = set()
     unique = []
