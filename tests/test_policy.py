@@ -200,7 +200,8 @@ def test_corpus_figures_stay_where_they_were_measured() -> None:
     held = score(refuses, "heldout", source="independent")
     assert held.refused_secrets >= 90 and held.false_alarm_rate <= 0.03, \
         f"independent held-out: {held.refused_secrets}/{held.secrets}, {held.refused_harmless} false alarms"
-    assert score(refuses, "heldout", "poison").recall >= 0.9
+    poison = score(refuses, "heldout", "poison", source="ours")
+    assert poison.recall >= 0.9, f"poisoning held-out: {poison.refused_secrets}/{poison.secrets}"
 
 
 def test_issue_10_cases_each_get_the_right_verdict() -> None:

@@ -21,6 +21,11 @@ _CODE = r"\d{3,8}[#*]?|\d{1,2}(?:[- ]\d{1,2}){2,5}"  # a PIN-like code, or a com
 # "punch 55190 at the keypad", "enter 4471 on the keypad", "key in 0000# at the keypad"
 _KEYPAD = re.compile(rf"\b(?:punch|enter|type|key|tap)\s+(?:in\s+)?(?P<value>{_CODE})\s+(?:at|on|into|in)\s+"
                      r"(?:the\s+)?keypad")
+# "buzz 2B then enter 6530 at the lobby panel", "to get into my phone swipe up and type 903127" (round 3)
+_TYPE_AT = re.compile(rf"\b(?:punch|enter|type|key|tap|dial)\s+(?:in\s+)?(?P<value>{_CODE})\s+(?:at|on|into|in)\s+"
+                      r"(?:the\s+)?(?:[a-z]+\s+)?(?:panel|door|gate|intercom|lock|pad|keypad|box)\b")
+_TO_UNLOCK = re.compile(rf"\b(?:unlock|get\s+in(?:to)?|open)\b[^.\n]{{0,40}}?\b(?:punch|enter|type|key\s+in|tap|dial)\s+"
+                        r"(?:in\s+)?(?P<value>\d{4,8}[#*]?)(?![\w-])")
 # "the lockbox on the porch opens with 3-8-1-6", "the padlock opens with 0815"
 _OPENS_WITH = re.compile(rf"\b(?:lock\s?box|key\s?safe|key\s?box|padlock|safe|locker|gate|door|lock)\b[^.\n]{{0,40}}?"
                          rf"\bopens?\s+with\s+(?:the\s+code\s+)?(?P<value>{_CODE})(?![\w-])")
@@ -60,9 +65,10 @@ def _first_span(window: str, checks: tuple[Check, ...]) -> Span | None:
     return None
 
 
-_ENTRY_CHECKS: tuple[Check, ...] = ((_KEYPAD, _any), (_OPENS_WITH, _any), (_CODE_TO, _any),
+_ENTRY_CHECKS: tuple[Check, ...] = ((_KEYPAD, _any), (_TYPE_AT, _any), (_TO_UNLOCK, _any), (_OPENS_WITH, _any),
+                                    (_CODE_TO, _any),
                                     (_LOCKED_WITH, _chosen_not_cipher))
-_ENTRY_TRIGGERS = ("keypad", "open", "code to", "code for", "locked with", "protected with", "encrypted with",
+_ENTRY_TRIGGERS = ("keypad", "open", "unlock", "get in", "punch", "enter", "type", "tap", "dial", "code to", "code for", "locked with", "protected with", "encrypted with",
                    "secured with")
 
 
@@ -79,15 +85,28 @@ _RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{
 _OTP_SEED = re.compile(r"\b(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,20}[:=]?\s*"
                        r"(?P<value>[a-z2-7]{4}(?: ?[a-z2-7]{4}){3,15})(?![a-z2-7])")
 # A wallet's recovery (seed) phrase: 12 to 24 lowercase words after its name.
-_SEED_PHRASE = re.compile(r"\b(?:recovery|seed|mnemonic|backup|secret)\s+(?:phrase|words)\b[^:\n]{0,20}[:\-–]\s*"
+_SEED_PHRASE = re.compile(r"\b(?:(?:recovery|seed|mnemonic|backup|secret)\s+(?:phrase|words)|wallet)\b[^:\n]{0,40}"
+                          r"[:\-–]\s*"
                           r"(?P<value>[a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})\b")
 
+# A recovery key printed in groups (round 3): BitLocker's eight groups of six digits, each a multiple of 11 (Microsoft's
+# format), or an Apple-style key of 4-character groups.
+_RECOVERY_KEY = re.compile(r"\brecovery\s+key\b[^:\n]{0,20}[:=]?\s*(?P<value>\d{6}(?:-\d{6}){7}|[a-z0-9]{4}(?:-[a-z0-9]{4}){5,7})"
+                           r"(?![\w-])")
 
-_RECOVERY_CHECKS: tuple[Check, ...] = (
+
+def _recovery_key(match: re.Match[str]) -> bool:
+    groups = match.group("value").split("-")
+    if all(g.isdigit() for g in groups):
+        return len(groups) == 8 and all(int(g) % 11 == 0 for g in groups)
+    return any(c.isdigit() for c in match.group("value")) and any(c.isalpha() for c in match.group("value"))
+
+
+_RECOVERY_CHECKS: tuple[Check, ...] = ((_RECOVERY_KEY, _recovery_key),
     (_RECOVERY, lambda m: all(any(c.isdigit() for c in code) for code in m.group("value").split(","))),
     (_OTP_SEED, _has_digit), (_SEED_PHRASE, _any))
 _RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
-                      "authenticator", "seed", "mnemonic")  # each pattern above starts with one of these
+                      "authenticator", "seed", "mnemonic", "wallet")  # each pattern above starts with one of these
 
 
 def find_recovery_secret(text: str) -> Span | None:
@@ -97,7 +116,7 @@ def find_recovery_secret(text: str) -> Span | None:
 
 # A US routing (ABA) number, valid under its 3-7-1 checksum, with the account number next to it.
 _ROUTING = re.compile(r"\b(?:routing|aba|rtn)\s*(?:number|no\.?|#)?\s*:?\s*(?P<aba>\d{9})\b[^\n]{0,40}?"
-                      r"\baccount\s*(?:number|no\.?|#)?\s*:?\s*(?P<value>\d{4,17})\b")
+                      r"\b(?:account|acct|acc)\.?\s*(?:number|no\.?|#)?\s*:?\s*(?P<value>\d{4,17})\b")
 # A Canadian cheque: transit (branch), institution and account numbers together.
 _CHEQUE = re.compile(r"\btransit\s*(?:number|no\.?|#)?\s*:?\s*\d{5}\b[^\n]{0,40}?\binstitution\s*(?:number|no\.?|#)?"
                      r"\s*:?\s*\d{3}\b[^\n]{0,40}?\baccount\s*(?:number|no\.?|#)?\s*:?\s*(?P<value>\d{5,12})\b")
@@ -109,10 +128,12 @@ def aba_valid(routing: str) -> bool:
         int(d) * w for d, w in zip(routing, (3, 7, 1) * 3)) % 10 == 0
 
 
-_BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any))
+# A Japanese account: the bank (銀行), then the account type (普通 ordinary, 当座 current) and 7 digits (round 3).
+_JP_ACCOUNT = re.compile(r"(?:銀行|ゆうちょ)[^\n]{0,30}?(?:普通|当座)(?:預金)?\s*(?:口座)?\s*(?:番号)?\s*[:：]?\s*(?P<value>\d{7})(?!\d)")
+_BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any), (_JP_ACCOUNT, _any))
 
 
 def find_bank_account(text: str) -> Span | None:
     """Bank account details that move money: a valid routing number with its account, a cheque's three numbers."""
-    return scan_windows(text, ("routing", "aba", "rtn", "transit"), lambda w: _first_span(w, _BANK_CHECKS),
+    return scan_windows(text, ("routing", "aba", "rtn", "transit", "銀行", "ゆうちょ"), lambda w: _first_span(w, _BANK_CHECKS),
                         before=0, after=160)

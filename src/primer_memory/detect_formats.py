@@ -85,6 +85,17 @@ def find_url_credentials(text: str) -> tuple[int, int] | None:
             return match.span("password")
     return None
 
+def varied(match: re.Match[str]) -> bool:
+    """A real token is random: 10+ distinct characters. 'ghp_xxxx...' in a README is filler (round 3)."""
+    return len(set(match.group())) >= 10
+
+
+def slack_check(match: re.Match[str]) -> bool:
+    """Slack tokens carry numeric team and user ids: 'xoxb-your-bot-token' in docs has no digit (round 3)."""
+    token = match.group()
+    return token.startswith("https://") or (varied(match) and any(c.isdigit() for c in token[5:]))
+
+
 def _sk_check(match: re.Match[str]) -> bool:
     """OpenAI/Anthropic-style keys hold a long random run; 'sk-learn-extras' does not."""
     return any(_has_letter_and_digit(run) for run in _SK_RUN.findall(match.group()))

@@ -25,11 +25,34 @@ _WORD_CHAR = re.compile(r"\w")
 # Round 2 (independent corpus, tune half): commands that take a password positionally or in a flag of their own.
 # Each runs only if its fixed word is in the text.
 _COMMAND_SECRETS = (
-    ("mosquitto_", re.compile(r"mosquitto_\w{1,10}\b[^\n]{0,160}?\s-P[ \t]+(?P<value>\S{1,128})")),
-    ("rabbitmqctl", re.compile(r"rabbitmqctl\s+(?:add_user|change_password)\s+\S{1,64}\s+(?P<value>\S{1,128})")),
-    ("net user", re.compile(r"\bnet\s+user\s+[^\s/]{1,64}\s+(?P<value>[^\s/*]\S{0,127})", re.I)),
-    ("pass:", re.compile(r"\s-pass(?:in|out)?\s+pass:(?P<value>\S{1,128})")),
-    ("define", re.compile(r"""define\(\s*['"]\w{0,40}(?:password|passwd|pass|pwd|secret)['"]\s*,\s*"""
+    (("mosquitto_",), re.compile(r"mosquitto_\w{1,10}\b[^\n]{0,160}?\s-P[ \t]+(?P<value>\S{1,128})")),
+    (("rabbitmqctl",), re.compile(r"rabbitmqctl\s+(?:add_user|change_password)\s+\S{1,64}\s+(?P<value>\S{1,128})")),
+    (("net user",), re.compile(r"\bnet\s+user\s+[^\s/]{1,64}\s+(?P<value>[^\s/*]\S{0,127})", re.I)),
+    (("pass:",), re.compile(r"\s-pass(?:in|out)?\s+pass:(?P<value>\S{1,128})")),
+    # Round 3, from the independent corpus's spent held-out half and the tools' own manuals:
+    (("requirepass", "masterauth"), re.compile(r"^[ \t]*(?:requirepass|masterauth)[ \t]+(?P<value>\S{1,128})", re.M)),
+    (("</",), re.compile(r"<(?P<tag>[\w.:-]{0,40}(?:password|passwd|pwd|secret|token))>(?P<value>[^<\n]{1,256})</(?P=tag)>",
+                         re.I)),
+    (("storepass", "keypass"), re.compile(r"\s-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<value>\S{1,128})")),  # keytool
+    (("ldap",), re.compile(r"\bldap\w{0,10}\b[^\n]{0,200}?\s-w[ \t]+(?P<value>\S{1,128})")),
+    (("sqlcmd",), re.compile(r"\b(?:sqlcmd|bcp|osql)\b[^\n]{0,200}?\s-P[ \t]*(?P<value>\S{1,128})")),
+    (("redis-cli",), re.compile(r"\bredis-cli\b[^\n]{0,200}?\s-a[ \t]+(?P<value>\S{1,128})")),
+    (("mongo",), re.compile(r"\bmongo(?:sh|dump|restore|import|export)?\b[^\n]{0,200}?\s-p[ \t]+(?P<value>\S{1,128})")),
+    (("smbclient",), re.compile(r"\s-U[ \t]+[^\s%]{1,64}%(?P<value>\S{1,128})")),
+    (("htpasswd",), re.compile(r"\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S{1,200}\s+\S{1,64}\s+(?P<value>\S{1,128})")),
+    (("securestring",), re.compile(r"convertto-securestring\s+(?:-string\s+)?(?P<value>'[^'\n]{1,128}'|\"[^\"\n]{1,128}\")"
+                                r"\s+-asplaintext", re.I)),
+    (("value=",), re.compile(r"""<add\s+key\s*=\s*["'][\w.:-]{0,40}(?:password|passwd|pwd|secret|token|apikey|api_key)"""
+                          r"""[\w.:-]{0,20}["']\s+value\s*=\s*(?P<value>"[^"\n]{1,256}"|'[^'\n]{1,256}')""", re.I)),
+    # A credential object built in code: NetworkCredential("u", "p"), HTTPBasicAuth('u', 'p'), auth=('u', 'p').
+    (("credential", "auth"), re.compile(
+        r"""(?:networkcredential|passwordauthentication|usernamepasswordcredentials|httpbasicauth|httpdigestauth|"""
+        r"""basicauth|auth)\s*[=(]\s*\(?\s*(?:"[^"\n]{1,64}"|'[^'\n]{1,64}')\s*,\s*"""
+        r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}')""", re.I)),
+    # A log that names a password property on one line and prints its value on the next (Spring Boot).
+    (("value",), re.compile(r"""(?:password|passwd|secret|token)[\w.-]{0,40}["']?[ \t]*\n[ \t]*value[ \t]*[:=][ \t]*"""
+                            r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|\S{1,128})""", re.I)),
+    (("define",), re.compile(r"""define\(\s*['"]\w{0,40}(?:password|passwd|pass|pwd|secret)['"]\s*,\s*"""
                           r"""(?P<value>'[^'\n]{1,128}'|"[^"\n]{1,128}")""", re.I)),
 )
 # "user: dpatel, pass: Saffron_Lake_61"; "Steam: steam_user_88 / GabeN3w3ll!" (a chosen-looking value after " / ").
@@ -75,8 +98,8 @@ def find_cli_password(text: str) -> Span | None:
             return match.span("eq")
         if match.group("sp") is not None and _real(text[match.start("sp"):match.end("sp")], strict=True):
             return match.span("sp")
-    for word, pattern in _COMMAND_SECRETS:
-        if word in low:
+    for words, pattern in _COMMAND_SECRETS:
+        if any(word in low for word in words):
             for match in pattern.finditer(text):
                 if _real(match.group("value")):
                     return match.span("value")

@@ -44,6 +44,10 @@ _PASSWORD_WORDS_OTHER = (
     "geslo", "slaptažodis", "parole", "salasõna", "kata sandi", "kata laluan", "mật khẩu", "รหัสผ่าน",
     "पासवर्ड", "रहस्य शब्द", "পাসওয়ার্ড", "رمز عبور", "گذرواژه", "пароль", "парола", "лозинка",
     "şifreniz", "şifresi", "parolası", "sandi",
+    # Round 3 (third corpus, tune half): passphrases and Wi-Fi keys by name.
+    "phrase secrète", "phrase de passe", "clé wifi", "clé wi-fi", "clé wpa", "clé de sécurité", "wlan-schlüssel",
+    "wlan-passwort", "wlan-key", "netzwerkschlüssel", "clave wifi", "clave del wifi", "clave de red", "chiave wifi",
+    "wifi-sleutel", "klucz wifi", "klucz sieci", "mật khẩu wifi", "wifi key", "wi-fi password",
 )
 _NUMERIC_WORDS = (
     "pin code", "pin number", "pin-code", "pincode", "pin", "puk code", "puk", "door code", "gate code", "alarm code",
@@ -93,6 +97,15 @@ _NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts|l|r)\s+)?\d{1,12}"
                             r"(?:[\s,/-]{1,3}(?:(?:left|right|l|r)\s+)?\d{1,12}){0,5}[#*]?",
                             re.I)
 _SYMBOLS = frozenset("!#$%&*+?@^~_")
+_TIME_WORDS = frozenset("in since until by from after before during of".split())
+# Tokens that look chosen but are not values: addresses, paths, versions, references to variables.
+NOT_A_VALUE = re.compile(r"""(?:[a-z][a-z0-9+.-]*://|www\.)\S*     # a URL
+                             |[\w.+-]+@[\w-]+(?:\.[\w-]+)+          # an e-mail address
+                             |\S*/\S*/\S*|\S*\\\S*                  # a path
+                             |v?\d+(?:\.\d+)+\w*                    # a version
+                             |\S*(?:\$\{|\$\(|\{\{|%[A-Z_]+%)\S*    # a reference to a variable
+                             |@\S*|1password\S*                    # a host after '@', the password manager
+                             """, re.I | re.X)
 
 
 _CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
@@ -182,10 +195,12 @@ def _judge(window: str, glued: bool) -> Span | None:
     if loose is None or (glued and loose.group("word")[0].isascii()):
         return None
     if loose.group("word").lower() in _NUMERIC_WORDS:  # "keypad code for the storeroom 282980": digits only
+        if window[:loose.start("value")].split()[-1].lower() in _TIME_WORDS:
+            return None  # "the combination of factors in 2024"
         return _numeric_span(window, loose.start("value"), False)
     value = _ascii_head(loose.group("value").rstrip(_TRAILING))
     literal = _literal(value)
-    if literal is not None and looks_chosen(literal):
+    if literal is not None and looks_chosen(literal) and not NOT_A_VALUE.fullmatch(literal):
         return loose.start("value"), loose.start("value") + len(value)
     return None
 
@@ -203,8 +218,8 @@ def _judge_phrase(match: re.Match[str]) -> Span | None:
     quoted = _QUOTED.match(raw) is not None
     value = raw if quoted else _ascii_head(raw.rstrip(_TRAILING))
     literal = _literal(value)
-    if literal is None:
-        return None
+    if literal is None or literal.startswith("//"):
+        return None  # a placeholder, or the rest of a URL ("password at https://...")
     if quoted:
         secret = True
     elif word in _PASSWORD_WORDS_EN and strong:

@@ -100,6 +100,23 @@ def _in_public_block(text: str, pos: int) -> bool:
     return "PUBLIC KEY" in header or "CERTIFICATE" in header
 
 
+_LABEL = re.compile(r"""([\w.-]{1,40})["']?\s*[:=]\s*["']?\s*$""")
+# Labels of values that are long and random but public: keys meant to be shared, ids, digests (round 3).
+_PUBLIC_LABEL = re.compile(r"public|pubkey|^pub$|^(?:n|e|x|y|kid|modulus|exponent)$|request|trace|span|correlation"
+                           r"|checksum|digest|hash|^sha|^md5|etag|fingerprint|thumbprint|(?:^|[_.-])id(?:[_.-]\d+)?$"
+                           r"|^id$|nonce|integrity")
+_SECRET_LABEL = re.compile(r"secret|password|passwd|token|private|credential|auth")
+
+
+def _public_label(text: str, pos: int) -> bool:
+    """Whether the key name right before `pos` on its line says the value is public: 'PublicKey =', '"n":',
+    'x-amz-id-2:', 'sha256:'. A name that also says secret ('secret_id', 'private_key_hash') is not public."""
+    line = text[max(text.rfind("\n", 0, pos) + 1, pos - 64):pos].lower()
+    label = _LABEL.search(line)
+    name = label.group(1) if label else line.rsplit(None, 1)[-1] if line.strip() else ""
+    return bool(_PUBLIC_LABEL.search(name)) and not _SECRET_LABEL.search(name)
+
+
 def find_lone_token(text: str) -> Span | None:
     """A 32-512 character random token not inside a URL, a data: URI, an SSH public key or a PEM public block."""
     for run in dict.fromkeys(_LONE_RUN.findall(text)):
@@ -109,8 +126,28 @@ def find_lone_token(text: str) -> Span | None:
         while pos != -1:
             before = text[max(0, pos - 7):pos]
             glued = pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "_+/=-")
-            if not glued and not _URL_OR_DATA.search(before) and not _in_public_block(text, pos):
+            if (not glued and not _URL_OR_DATA.search(before) and not _in_public_block(text, pos)
+                    and not _public_label(text, pos)):
                 return pos, pos + len(run)
             pos = text.find(run, pos + 1)
     return None
 
+
+
+# A key stored as a JSON array of its bytes (a Solana keypair file is 64 of them), round 3.
+_BYTE_ARRAY = re.compile(r"\[\s*(?:\d{1,3}\s*,\s*){31}(?:(?:\d{1,3}\s*,\s*){32})?\d{1,3}\s*\]")
+
+
+def _key_bytes(match: re.Match[str]) -> bool:
+    values = [int(v) for v in match.group()[1:-1].split(",")]
+    return all(v <= 255 for v in values) and len(set(values)) >= len(values) // 2
+
+
+def find_byte_array_key(text: str) -> Span | None:
+    """32 or 64 random bytes written as a JSON array: the raw secret key of a keypair file."""
+    if "[" not in text or text.count(",") < 31:
+        return None
+    for match in _BYTE_ARRAY.finditer(text):
+        if _key_bytes(match):
+            return match.span()
+    return None

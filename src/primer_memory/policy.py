@@ -26,12 +26,13 @@ from . import detect_ids as ids
 from . import detect_vendors as vendors
 from .detect_codes import find_bank_account, find_entry_code, find_recovery_secret
 from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
-                             _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block,
+                             _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block, slack_check, varied,
                              find_url_credentials)
 from .detect_lines import find_cli_password, find_credential_file_line
+from .detect_nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
 from .detect_phrases import find_password_phrase
-from .detect_words import _find_password_assignment, _find_secret_assignment, find_lone_token
+from .detect_words import _find_password_assignment, _find_secret_assignment, find_byte_array_key, find_lone_token
 from .poisoning import find_hidden_text, find_instruction
 from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
                           _regex_finder, needs_digit)
@@ -87,25 +88,25 @@ DETECTORS: tuple[Detector, ...] = (
              "-----BEGIN RSA PRIVATE KEY----- ... -----END RSA PRIVATE KEY-----, PuTTY-User-Key-File-3: ..."),
     Detector("aws_access_key_id", "an AWS access key id", _regex_finder(_AWS_KEY_ID, not_after=_AFTER_ALNUM),
              "AKIA + 16 characters"),
-    Detector("github_token", "a GitHub token", _regex_finder(_GITHUB, not_after=_AFTER_WORD),
+    Detector("github_token", "a GitHub token", _regex_finder(_GITHUB, varied, not_after=_AFTER_WORD),
              "ghp_ + 36 characters, github_pat_..."),
-    Detector("gitlab_token", "a GitLab token", _regex_finder(_GITLAB, not_after=_AFTER_TOKEN),
+    Detector("gitlab_token", "a GitLab token", _regex_finder(_GITLAB, varied, not_after=_AFTER_TOKEN),
              "glpat- + 20 characters"),
     Detector("slack_token", "a Slack token or webhook URL",
-             _regex_finder(_SLACK, not_after=_AFTER_TOKEN, requires=("xox", "xapp", "hooks.slack.com")),
+             _regex_finder(_SLACK, slack_check, not_after=_AFTER_TOKEN, requires=("xox", "xapp", "hooks.slack.com")),
              "xoxb-..., https://hooks.slack.com/services/..."),
     Detector("stripe_key", "a Stripe secret, restricted or webhook key",
-             _regex_finder(_STRIPE, not_after=_AFTER_WORD, requires=("_live_", "_test_", "whsec_")),
+             _regex_finder(_STRIPE, varied, not_after=_AFTER_WORD, requires=("_live_", "_test_", "whsec_")),
              "sk_live_..., rk_test_..., whsec_..."),
-    Detector("google_api_key", "a Google API key", _regex_finder(_GOOGLE, not_after=_AFTER_TOKEN),
+    Detector("google_api_key", "a Google API key", _regex_finder(_GOOGLE, varied, not_after=_AFTER_TOKEN),
              "AIza + 35 characters"),
     Detector("sk_api_key", "an OpenAI- or Anthropic-style sk- API key",
              _regex_finder(_SK_KEY, _sk_check, not_after=_AFTER_TOKEN_DOT), "sk-..., sk-proj-..., sk-ant-..."),
     Detector("package_registry_token", "an npm or PyPI token",
-             _regex_finder(_PACKAGE, not_after=_AFTER_WORD, requires=("npm_", "pypi-AgE")), "npm_..., pypi-AgE..."),
-    Detector("huggingface_token", "a Hugging Face token", _regex_finder(_HUGGINGFACE, not_after=_AFTER_WORD),
+             _regex_finder(_PACKAGE, varied, not_after=_AFTER_WORD, requires=("npm_", "pypi-AgE")), "npm_..., pypi-AgE..."),
+    Detector("huggingface_token", "a Hugging Face token", _regex_finder(_HUGGINGFACE, varied, not_after=_AFTER_WORD),
              "hf_ + 34 letters"),
-    Detector("sendgrid_key", "a SendGrid API key", _regex_finder(_SENDGRID, not_after=_AFTER_WORD),
+    Detector("sendgrid_key", "a SendGrid API key", _regex_finder(_SENDGRID, varied, not_after=_AFTER_WORD),
              "SG.<22>.<43>"),
     Detector("jwt", "a JSON Web Token", _regex_finder(_JWT, _jwt_check, not_after=_AFTER_TOKEN),
              "eyJ... . eyJ... . signature"),
@@ -125,8 +126,17 @@ DETECTORS: tuple[Detector, ...] = (
              "mysql -pSECRET, --password=..., sshpass -p ..., curl -u user:..."),
     Detector("credential_file_line", "a .netrc or .pgpass line, or a login/password pair", find_credential_file_line,
              "machine h login u password p; host:5432:db:user:pw; login: user / pw"),
+    Detector("password_nearby", "a chosen-looking password right after a password word", find_password_nearby,
+             "the pw's Kestrel!447 now; temp password issued Temp-84xk-Qa"),
+    Detector("code_nearby", "a PIN or code right after what it opens", needs_digit(find_code_nearby),
+             "Gate code: #7245; Der PIN meiner EC-Karte ist 7305; Front door: 8817"),
+    Detector("wifi_key", "a Wi-Fi network's key", find_wifi_key, "WiFi: SunnyNest_5G / key KZ0Z6MY4X3"),
+    Detector("security_answer", "the answer to a security question", find_security_answer,
+             "mother's maiden name: Kowalczyk"),
     Detector("lone_token", "a long random token (an API key of any vendor)", find_lone_token,
              "32+ characters of mixed case and digits, not in a URL or a public key"),
+    Detector("byte_array_key", "a secret key written as an array of its bytes", find_byte_array_key,
+             "[249,157,213,...] (32 or 64 numbers 0-255)"),
     Detector("entry_code", "a code given by what it opens (a keypad, a lockbox, a locked file)", find_entry_code,
              "punch 55190 at the keypad; the lockbox opens with 3-8-1-6"),
     Detector("recovery_secret", "account recovery material (backup codes, an authenticator key, a seed phrase)",

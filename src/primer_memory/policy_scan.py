@@ -138,9 +138,9 @@ def _has_letter_and_digit(value: str) -> bool:
 
 
 _PLACEHOLDER = re.compile(
-    r"""^(?:<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%\([^)]*\)s|%s|\*+|x{3,}|X{3,}|\.{3,}|…
+    r"""^(?:<[^>]*>|\$\{.*|\{\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|%\([^)]*\)s|%s|\*+|x{3,}|X{3,}|\.{3,}|…
          |true|false|null|none|nil|undefined|str|string|bytes|int|bool
-         |redacted|\[redacted(?::[a-z_]+)?\]|\[hidden\])$""",
+         |redacted|\[redacted(?::[a-z_]+)?\]|\[hidden\]|your[_-].*|<your.*)$""",
     re.I | re.X,
 )
 _QUOTED = re.compile(r"""^(?:"([^"]*)"|'([^']*)'|`([^`]*)`|“([^”]*)”)$""")
@@ -253,24 +253,46 @@ def positions(text: str, words: tuple[str, ...]) -> list[int]:
     return sorted(found)
 
 
+def first_in_windows(source: str, starts: list[int], before: int, after: int,
+                     judge: Callable[[str], Span | None]) -> Span | None:
+    """The first span `judge` finds in the windows source[p - before:p + after] around each start p.
+
+    Each distinct window is judged once: the windows are cut and deduplicated in C (a list
+    comprehension and dict.fromkeys), so a megabyte of one repeated phrase costs one judgement and
+    no Python work per repeat beyond the cut. Windows near the start are padded with NUL on the
+    left, so the trigger always sits at index `before` of what `judge` sees.
+    """
+    pad = "\0" * before
+    windows = [source[p - before:p + after] if p >= before else pad[p:] + source[:p + after] for p in starts]
+    verdicts = {window: judge(window) for window in dict.fromkeys(windows)}
+    if all(span is None for span in verdicts.values()):
+        return None
+    for p, window in zip(starts, windows):
+        span = verdicts[window]
+        if span is not None:
+            return span[0] + p - before, span[1] + p - before
+    return None
+
+
 def scan_windows(text: str, triggers: tuple[str, ...], judge: Callable[[str], Span | None],
                  before: int, after: int) -> Span | None:
     """Run `judge` on the lowered window around each trigger word, once per distinct window.
 
     Slow patterns (case-insensitive, many alternatives) then read a few hundred characters per
-    trigger instead of the whole text, and a run of identical windows costs one judgement. A window
-    cut from the middle of the text starts with NUL, so `^` in a judged pattern means the real start.
+    trigger instead of the whole text, and a run of identical windows costs one judgement (the
+    windows are cut and deduplicated in C, as in first_in_windows).
     """
     low = lowered(text)
-    judged: dict[str, Span | None] = {}
-    for pos in positions(text, triggers):
-        start = max(0, pos - before)
-        window = ("\0" if start > 0 else "") + low[start:pos + after]
-        if window not in judged:
-            judged[window] = judge(window)
-        span = judged[window]
+    starts = positions(text, triggers)
+    # A window cut from the middle of the text starts with NUL, so `^` in a judged pattern means the real start.
+    windows = ["\0" + low[p - before:p + after] if p > before else low[:p + after] for p in starts]
+    verdicts = {window: judge(window) for window in dict.fromkeys(windows)}
+    if all(span is None for span in verdicts.values()):
+        return None
+    for p, window in zip(starts, windows):
+        span = verdicts[window]
         if span is not None:
-            shift = start - (1 if start > 0 else 0)
+            shift = p - before - 1 if p > before else 0
             return span[0] + shift, span[1] + shift
     return None
 

@@ -1,0 +1,139 @@
+"""Round-3 detectors: secrets near the word that names them, commands and configs, recovery keys, byte arrays.
+
+Every shape here was written for the test (none is a corpus sentence); each positive has near misses
+that use the same words without a secret.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer_memory.policy import DETECTORS, review
+from primer_memory.policy_scan import first_in_windows
+
+BY_NAME = {d.name: d for d in DETECTORS}
+
+FIRES = {
+    "password_nearby": ["the pw's Harbor!882 since Monday", "temp password issued Quill-73xd-Ra, change it",
+                        "passwd for the router in the attic: Attic-R0uter-9", "Password's still Lamp55!Desk for reception",
+                        "creds are mlee:Orchard2023!", "pword: 9ijn8uhb!Qa",
+                        "la contraseña nueva del portal: Tapas&Vino12"],
+    "code_nearby": ["Gate code: #5521", "Der PIN meiner Kreditkarte ist 8841.", "ПИН-код карты: 1937",
+                    "Side door: 4410", "The bike lock is set to 519.", "passcode 771203 until Friday",
+                    "银行卡密码 662810", "Türcode hinten: 1188, dann rechts", "verification code 552901"],
+    "entry_code": ["Buzz 4C then enter 7734 at the lobby panel.", "to unlock my tablet type 180922"],
+    "cli_password": ["requirepass Rd-Auth-2290", "keytool -list -keystore a.jks -storepass Ks-Pass-11",
+                     "ldapwhoami -x -D cn=ro -w Ro-Bind-55", "sqlcmd -S db -U sa -P Sa-Pass-404",
+                     "redis-cli -h c1 -a Cache-Pw-77 ping", "mongosh db -u app -p Mongo-Pw-12",
+                     "smbclient //nas/docs -U bob%Nas-Pw-31", "htpasswd -b -c .htpasswd ops Ops-Pw-88",
+                     "$c = ConvertTo-SecureString 'Pw-For-Ps-1' -AsPlainText -Force",
+                     '<add key="MailPassword" value="Mail-Pw-71" />',
+                     'new NetworkCredential("svc@corp.example", "Net-Cred-42")',
+                     "Property: app.mail.password\n    Value: \"Mail*Pw*90\"", "<password>Xml-Pass-99</password>"],
+    "recovery_secret": ["BitLocker recovery key: 000000-111111-222222-333333-444444-555555-666666-777777",
+                        "Apple recovery key: 4K7D-99XQ-BZ2M-L0P3-QQ7R-88TT-1ZZA",
+                        "wallet backup: apple river stone cloud maple tiger ocean violet candle mirror frost pilot"],
+    "bank_account": ["for the deposit: ABA 021000021 / acct # 55123490", "みずほ銀行 新宿支店 普通 1234567"],
+    "wifi_key": ["Guest WiFi: HarborCafe / key Hc7Q2mZx9", "WIFI: Casa_Lopez / MK: sol2025$"],
+    "security_answer": ["security question, first school: Ridgeview", "mother's maiden name: Okonkwo"],
+    "byte_array_key": ["[" + ",".join(str((i * 97 + 13) % 256) for i in range(64)) + "]"],
+}
+
+HARMLESS = [
+    "Boarding pass for flight LH2041 is in my inbox.", "The password must be at least 12 characters long.",
+    "I reset the password for JSmith2024 yesterday.", "Password hashing uses Argon2id with 64MiB memory.",
+    "Reset your password at https://acct.example.com/Reset?id=Ab12Cd34",
+    "The team keeps shared credentials in the 1Password vault.", "Connect with postgres://app:<password>@db:5432/x.",
+    "export SSHPASS=$(pass show infra/deploy) && sshpass -e ssh deploy@web1 uptime",
+    '<input type="password" name="password" autocomplete="current-password" minlength="14" required>',
+    "Gate B12 closes at 10:40.", "The alarm is set to 0630 on weekdays.", "PIN must have 6 digits.",
+    "The error code is 4021.", "Office zip code is 94107.", "The combination of factors in 2024 was unusual.",
+    "The garage door is 2400 mm wide.", "The door code changes every 90 days.", "Ask Maria for the gate code.",
+    "Promo code: SPRING2026", "Lockers 1200-1250 are reserved.", "Gate 42: boarding at 1915.",
+    "WiFi 6E router / model RT-AX86U", "Wi-Fi password is on the router sticker.",
+    "Security question: What was your first pet's name?", "Security question: Disabled for SSO users.",
+    "Mother's maiden name is a weak secret.", "BitLocker recovery key is stored in Entra ID.",
+    "machine api.example.com login YOUR_USERNAME password YOUR_API_TOKEN",
+    "export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx  # replace with your own",
+    "SLACK_BOT_TOKEN=xoxb-your-bot-token", "password: ${{ secrets.DB_PASSWORD }}",
+    "PublicKey = Sxr4o2L4uweEDTB/7k20aa4olasAnepYIPFF76K/GOs=",
+    "x-amz-id-2: Kq9cWry6RaUDPM3ZDASuP5oL7fcfO7g46FpmKny2Wf5B5ODsLfnbrMDUnwqXVtk2bpn1txvw=",
+    "[" + ",".join(["7"] * 64) + "]", "[" + ",".join(str(i * 10) for i in range(32)) + "]",
+]
+
+
+@pytest.mark.parametrize(("name", "text"), [(n, t) for n, ts in FIRES.items() for t in ts])
+def test_round_3_detector_finds_its_shape(name: str, text: str) -> None:
+    assert BY_NAME[name].find(text) is not None, text
+    assert review(text).verdict == "refuse"
+
+
+@pytest.mark.parametrize("text", HARMLESS)
+def test_near_misses_are_stored(text: str) -> None:
+    decision = review(text)
+    assert decision.verdict != "refuse", (text, decision.detector)
+
+
+_ROUND_3 = ("password_nearby", "code_nearby", "wifi_key", "security_answer", "byte_array_key")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=string.printable + "äöüßéèçñ密码パスワード", max_size=400))
+def test_round_3_finders_return_a_span_inside_the_text(text: str) -> None:
+    for name in _ROUND_3:
+        span = BY_NAME[name].find(text)
+        assert span is None or 0 <= span[0] < span[1] <= len(text)
+
+
+_WORDS = ["the", "my", "office", "new", "router", "for", "and", "we", "changed", "it", "today", "yes"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=6), st.lists(st.sampled_from(_WORDS), max_size=6),
+       st.integers(0, 10**6), st.sampled_from(["password", "pw", "passwd", "mot de passe", "Passwort", "creds"]))
+def test_a_chosen_password_after_its_word_is_refused(before: list[str], after: list[str], seed: int, word: str) -> None:
+    rng = random.Random(seed)
+    value = (rng.choice(string.ascii_uppercase) + "".join(rng.choice(string.ascii_lowercase) for _ in range(5))
+             + rng.choice("!#$%&*") + str(rng.randrange(10, 1000)))
+    text = " ".join([*before, word, "now:", value, *after])
+    span = BY_NAME["password_nearby"].find(text)
+    assert span is not None and text[span[0]:span[1]] == value, text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 60), max_size=40), st.text(alphabet="ab x", max_size=60),
+       st.integers(0, 5), st.integers(1, 20))
+def test_first_in_windows_is_the_plain_loop(starts: list[int], text: str, before: int, after: int) -> None:
+    """The deduplicating window scan returns what judging every window in order would."""
+    starts = sorted({s for s in starts if s < len(text)})
+
+    def judge(window: str) -> tuple[int, int] | None:
+        at = window.find("ab")
+        return (at, at + 2) if at != -1 else None
+
+    def plain() -> tuple[int, int] | None:
+        for p in starts:
+            window = ("\0" * before + text)[p:p + before + after]
+            span = judge(window)
+            if span is not None:
+                return span[0] + p - before, span[1] + p - before
+        return None
+
+    assert first_in_windows(text, starts, before, after, judge) == plain()
+
+
+ADVERSARIAL = ["pw x " * 20_000, "door: 1234 " * 9_000, "pin ist 12 " * 9_000, "<password>a" * 9_000,
+               "wifi / key " * 9_000, "security question: " * 5_000, "[1,2,3," * 20_000, "passcode " * 10_000,
+               "ldap x -w " * 10_000, "recovery key: 1234-" * 5_000]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL, ids=[t[:12] for t in ADVERSARIAL])
+def test_round_3_finders_handle_long_adversarial_runs(text: str) -> None:
+    for name in (*_ROUND_3, "cli_password", "entry_code", "recovery_secret", "bank_account"):
+        span = BY_NAME[name].find(text)
+        assert span is None or 0 <= span[0] < span[1] <= len(text)
