@@ -28,6 +28,7 @@ from .detect_codes import find_bank_account, find_entry_code, find_recovery_secr
 from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
                              _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block, slack_check, varied,
                              find_url_credentials)
+from .detect_ids_world import WORLD_ID_DETECTORS
 from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
@@ -169,6 +170,8 @@ DETECTORS: tuple[Detector, ...] = (
              "1 85 05 78 006 084 91"),
     Detector("uk_nino", "a UK National Insurance number", needs_digit(ids.find_uk_nino), "AB 12 34 56 C"),
     Detector("passport_number", "a passport number", needs_digit(ids.find_passport), "passport number 123456789"),
+    # Round 3: national identifiers and bank details of 26 more countries, each with its specification's check.
+    *(Detector(name, description, needs_digit(find), example) for name, description, find, example in WORLD_ID_DETECTORS),
     Detector("prompt_injection", "instructions aimed at the model", find_instruction,
              "ignore previous instructions; from now on always ...; SYSTEM:",
              why="a memory is pasted into every future prompt, so it must be a fact, never a command",
