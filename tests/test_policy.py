@@ -57,12 +57,14 @@ def test_corpus_is_big_and_covers_every_detector() -> None:
     from primer_memory.policy_corpus import cases
 
     from primer_memory.detect_ids_world import WORLD_ID_DETECTORS
+    from primer_memory.detect_tokens import TOKEN_DETECTORS
 
     # The third corpus's held-out half stays out of every test but the count-only guard below.
     tuned_on = [c for c in cases(labels=("secret", "poison")) if not (c.source == "third" and c.half == "heldout")]
     covered = {c.detector for c in POSITIVES} | {f.detector for c in tuned_on for f in findings(c.text)}
-    # National ids of 26 countries have a test file of their own (tests/test_detect_ids_world.py).
+    # National ids and vendor tokens have test files of their own (test_detect_ids_world.py, test_detect_tokens.py).
     covered |= {name for name, _, find, example in WORLD_ID_DETECTORS if find(example) is not None}
+    covered |= {name for name, *_ in TOKEN_DETECTORS}
     missing = sorted({d.name for d in DETECTORS} - covered)
     assert missing == [], missing
 

@@ -24,7 +24,7 @@ _KEYPAD = re.compile(rf"\b(?:punch|enter|type|key|tap)\s+(?:in\s+)?(?P<value>{_C
 # "buzz 2B then enter 6530 at the lobby panel", "to get into my phone swipe up and type 903127" (round 3)
 _TYPE_AT = re.compile(rf"\b(?:punch|enter|type|key|tap|dial)\s+(?:in\s+)?(?P<value>{_CODE})\s+(?:at|on|into|in)\s+"
                       r"(?:the\s+)?(?:[a-z]+\s+)?(?:panel|door|gate|intercom|lock|pad|keypad|box)\b")
-_TO_UNLOCK = re.compile(rf"\b(?:unlock|get\s+in(?:to)?|open)\b[^.\n]{{0,40}}?\b(?:punch|enter|type|key\s+in|tap|dial)\s+"
+_TO_UNLOCK = re.compile(r"\b(?:unlock|get\s+in(?:to)?|open)\b[^.\n]{0,40}?\b(?:punch|enter|type|key\s+in|tap|dial)\s+"
                         r"(?:in\s+)?(?P<value>\d{4,8}[#*]?)(?![\w-])")
 # "the lockbox on the porch opens with 3-8-1-6", "the padlock opens with 0815"
 _OPENS_WITH = re.compile(rf"\b(?:lock\s?box|key\s?safe|key\s?box|padlock|safe|locker|gate|door|lock)\b[^.\n]{{0,40}}?"
@@ -68,7 +68,8 @@ def _first_span(window: str, checks: tuple[Check, ...]) -> Span | None:
 _ENTRY_CHECKS: tuple[Check, ...] = ((_KEYPAD, _any), (_TYPE_AT, _any), (_TO_UNLOCK, _any), (_OPENS_WITH, _any),
                                     (_CODE_TO, _any),
                                     (_LOCKED_WITH, _chosen_not_cipher))
-_ENTRY_TRIGGERS = ("keypad", "open", "unlock", "get in", "punch", "enter", "type", "tap", "dial", "code to", "code for", "locked with", "protected with", "encrypted with",
+_ENTRY_TRIGGERS = ("keypad", "open", "unlock", "get in", "punch", "enter", "type", "tap", "dial", "code to", "code for",
+                   "locked with", "protected with", "encrypted with",
                    "secured with")
 
 
@@ -91,7 +92,8 @@ _SEED_PHRASE = re.compile(r"\b(?:(?:recovery|seed|mnemonic|backup|secret)\s+(?:p
 
 # A recovery key printed in groups (round 3): BitLocker's eight groups of six digits, each a multiple of 11 (Microsoft's
 # format), or an Apple-style key of 4-character groups.
-_RECOVERY_KEY = re.compile(r"\brecovery\s+key\b[^:\n]{0,20}[:=]?\s*(?P<value>\d{6}(?:-\d{6}){7}|[a-z0-9]{4}(?:-[a-z0-9]{4}){5,7})"
+_RECOVERY_KEY = re.compile(r"\brecovery\s+key\b[^:\n]{0,20}[:=]?\s*"
+                           r"(?P<value>\d{6}(?:-\d{6}){7}|[a-z0-9]{4}(?:-[a-z0-9]{4}){5,7})"
                            r"(?![\w-])")
 
 
@@ -129,11 +131,14 @@ def aba_valid(routing: str) -> bool:
 
 
 # A Japanese account: the bank (銀行), then the account type (普通 ordinary, 当座 current) and 7 digits (round 3).
-_JP_ACCOUNT = re.compile(r"(?:銀行|ゆうちょ)[^\n]{0,30}?(?:普通|当座)(?:預金)?\s*(?:口座)?\s*(?:番号)?\s*[:：]?\s*(?P<value>\d{7})(?!\d)")
-_BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any), (_JP_ACCOUNT, _any))
+_JP_ACCOUNT = re.compile(r"(?:銀行|ゆうちょ)[^\n]{0,30}?(?:普通|当座)(?:預金)?\s*(?:口座)?\s*(?:番号)?\s*[:：]?\s*"
+                         r"(?P<value>\d{7})(?!\d)")
+_BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any),
+                                   (_JP_ACCOUNT, _any))
+_BANK_TRIGGERS = ("routing", "aba", "rtn", "transit", "銀行", "ゆうちょ")
 
 
 def find_bank_account(text: str) -> Span | None:
     """Bank account details that move money: a valid routing number with its account, a cheque's three numbers."""
-    return scan_windows(text, ("routing", "aba", "rtn", "transit", "銀行", "ゆうちょ"), lambda w: _first_span(w, _BANK_CHECKS),
+    return scan_windows(text, _BANK_TRIGGERS, lambda w: _first_span(w, _BANK_CHECKS),
                         before=0, after=160)

@@ -31,18 +31,22 @@ _COMMAND_SECRETS = (
     (("pass:",), re.compile(r"\s-pass(?:in|out)?\s+pass:(?P<value>\S{1,128})")),
     # Round 3, from the independent corpus's spent held-out half and the tools' own manuals:
     (("requirepass", "masterauth"), re.compile(r"^[ \t]*(?:requirepass|masterauth)[ \t]+(?P<value>\S{1,128})", re.M)),
-    (("</",), re.compile(r"<(?P<tag>[\w.:-]{0,40}(?:password|passwd|pwd|secret|token))>(?P<value>[^<\n]{1,256})</(?P=tag)>",
+    (("</",), re.compile(r"<(?P<tag>[\w.:-]{0,40}(?:password|passwd|pwd|secret|token))>"
+                         r"(?P<value>[^<\n]{1,256})</(?P=tag)>",
                          re.I)),
-    (("storepass", "keypass"), re.compile(r"\s-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<value>\S{1,128})")),  # keytool
+    # keytool -storepass / -keypass / -srcstorepass ...
+    (("storepass", "keypass"), re.compile(r"\s-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<value>\S{1,128})")),
     (("ldap",), re.compile(r"\bldap\w{0,10}\b[^\n]{0,200}?\s-w[ \t]+(?P<value>\S{1,128})")),
     (("sqlcmd",), re.compile(r"\b(?:sqlcmd|bcp|osql)\b[^\n]{0,200}?\s-P[ \t]*(?P<value>\S{1,128})")),
     (("redis-cli",), re.compile(r"\bredis-cli\b[^\n]{0,200}?\s-a[ \t]+(?P<value>\S{1,128})")),
     (("mongo",), re.compile(r"\bmongo(?:sh|dump|restore|import|export)?\b[^\n]{0,200}?\s-p[ \t]+(?P<value>\S{1,128})")),
     (("smbclient",), re.compile(r"\s-U[ \t]+[^\s%]{1,64}%(?P<value>\S{1,128})")),
     (("htpasswd",), re.compile(r"\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S{1,200}\s+\S{1,64}\s+(?P<value>\S{1,128})")),
-    (("securestring",), re.compile(r"convertto-securestring\s+(?:-string\s+)?(?P<value>'[^'\n]{1,128}'|\"[^\"\n]{1,128}\")"
+    (("securestring",), re.compile(r"convertto-securestring\s+(?:-string\s+)?"
+                                   r"(?P<value>'[^'\n]{1,128}'|\"[^\"\n]{1,128}\")"
                                 r"\s+-asplaintext", re.I)),
-    (("value=",), re.compile(r"""<add\s+key\s*=\s*["'][\w.:-]{0,40}(?:password|passwd|pwd|secret|token|apikey|api_key)"""
+    (("value=",), re.compile(r"""<add\s+key\s*=\s*["'][\w.:-]{0,40}"""
+                             r"""(?:password|passwd|pwd|secret|token|apikey|api_key)"""
                           r"""[\w.:-]{0,20}["']\s+value\s*=\s*(?P<value>"[^"\n]{1,256}"|'[^'\n]{1,256}')""", re.I)),
     # A credential object built in code: NetworkCredential("u", "p"), HTTPBasicAuth('u', 'p'), auth=('u', 'p').
     (("credential", "auth"), re.compile(

@@ -220,9 +220,11 @@ _SECURITY_WORDS = ("maiden name", "security question", "security answer", "secre
                    "sicherheitsantwort", "pregunta de seguridad", "pregunta secreta", "respuesta secreta",
                    "domanda segreta", "domanda di sicurezza", "pergunta de segurança", "pergunta secreta",
                    "name of my first pet", "first pet's name", "first pet", "geheime frage")
-_ANSWER = re.compile(r"[^\n?]{0,60}?(?:[:=]|\bis\b)\s*(?P<value>[^\s\d?:=<>{}\[\]$][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
+_ANSWER = re.compile(r"[^\n?]{0,60}?(?:[:=]|\bis\b)\s*"
+                     r"(?P<value>[^\s\d?:=<>{}\[\]$][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
                      r"\s*(?:$|[.;,!\n])")
-_QUESTION_WORDS = frozenset("""what which who whom where when how why whose quel quelle quels qui où quand comment was wer wo
+_QUESTION_WORDS = frozenset("""what which who whom where when how why whose quel quelle quels qui où quand comment
+was wer wo
 wie welche welcher qué cuál cuáles quién dónde cuándo cómo qual quale quem onde quando como""".split())
 
 

@@ -29,6 +29,7 @@ from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFAC
                              _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block, slack_check, varied,
                              find_url_credentials)
 from .detect_ids_world import WORLD_ID_DETECTORS
+from .detect_tokens import TOKEN_DETECTORS
 from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
@@ -104,7 +105,8 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("sk_api_key", "an OpenAI- or Anthropic-style sk- API key",
              _regex_finder(_SK_KEY, _sk_check, not_after=_AFTER_TOKEN_DOT), "sk-..., sk-proj-..., sk-ant-..."),
     Detector("package_registry_token", "an npm or PyPI token",
-             _regex_finder(_PACKAGE, varied, not_after=_AFTER_WORD, requires=("npm_", "pypi-AgE")), "npm_..., pypi-AgE..."),
+             _regex_finder(_PACKAGE, varied, not_after=_AFTER_WORD, requires=("npm_", "pypi-AgE")),
+             "npm_..., pypi-AgE..."),
     Detector("huggingface_token", "a Hugging Face token", _regex_finder(_HUGGINGFACE, varied, not_after=_AFTER_WORD),
              "hf_ + 34 letters"),
     Detector("sendgrid_key", "a SendGrid API key", _regex_finder(_SENDGRID, varied, not_after=_AFTER_WORD),
@@ -170,8 +172,11 @@ DETECTORS: tuple[Detector, ...] = (
              "1 85 05 78 006 084 91"),
     Detector("uk_nino", "a UK National Insurance number", needs_digit(ids.find_uk_nino), "AB 12 34 56 C"),
     Detector("passport_number", "a passport number", needs_digit(ids.find_passport), "passport number 123456789"),
+    # Round 3: vendors' tokens by prefix or label, signed and webhook URLs, password hashes, other key files.
+    *(Detector(name, description, find, example) for name, description, find, example in TOKEN_DETECTORS),
     # Round 3: national identifiers and bank details of 26 more countries, each with its specification's check.
-    *(Detector(name, description, needs_digit(find), example) for name, description, find, example in WORLD_ID_DETECTORS),
+    *(Detector(name, description, needs_digit(find), example)
+      for name, description, find, example in WORLD_ID_DETECTORS),
     Detector("prompt_injection", "instructions aimed at the model", find_instruction,
              "ignore previous instructions; from now on always ...; SYSTEM:",
              why="a memory is pasted into every future prompt, so it must be a fact, never a command",
@@ -223,12 +228,16 @@ def findings(content: str) -> list[Finding]:
 def redact(content: str) -> str:
     """`content` with every finding replaced by [REDACTED:<detector>], for showing refused text safely."""
     out = content
-    for detector in DETECTORS:  # re-run after each replacement so overlapping findings cannot leave pieces
-        for _ in range(len(content) + 1):  # a bound as a safety net: placeholders are never found again
-            span = detector.find(out)
-            if span is None:
-                break
-            out = out[: span[0]] + f"[REDACTED:{detector.name}]" + out[span[1]:]
+    for _ in range(len(DETECTORS)):  # until a whole pass finds nothing: masking one finding can expose another
+        before = out                 # (the rest of a URL is no longer in a URL once its start is masked)
+        for detector in DETECTORS:   # re-run after each replacement so overlapping findings cannot leave pieces
+            for _ in range(len(content) + 1):  # a bound as a safety net: placeholders are never found again
+                span = detector.find(out)
+                if span is None:
+                    break
+                out = out[: span[0]] + f"[REDACTED:{detector.name}]" + out[span[1]:]
+        if out == before:
+            break
     return out
 
 
