@@ -2,10 +2,13 @@
 
 Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus): recall (secrets
 refused), false alarms (harmless facts refused), the same for memory poisoning, and a single
-keyword regex for comparison. The corpus has two sources, each split by a hash of its phrasing
-families before any tuning: "ours", written alongside the detectors, and "independent", written
-later by someone who never saw them. Round 1 tuned on ours/tune (ours/heldout was then 176/186);
-round 2 tuned on everything except independent/heldout, the honest figure now.
+keyword regex for comparison. The corpus has three sources, each split by a hash of its phrasing
+families before any tuning: "ours", written alongside the detectors; "independent", written later
+by someone who never saw them; "third", written later still by two more authors who saw neither
+the detectors nor the other corpora. Round 1 tuned on ours/tune (ours/heldout was then 176/186);
+round 2 on everything but independent/heldout (then 90/125, 1/96 false alarms); round 3 on
+everything but third/heldout, the honest figure now. Before round 3 the round-2 detectors scored
+third/heldout 129/187 (69.0%) with 8/107 false alarms (measured at commit 728cea3).
 
 Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
 inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
@@ -51,6 +54,12 @@ ADVERSARIAL = {  # each about 1 MB
     "'key: ' repeated": "key: " * 200_000,
     "'pass=' repeated": "pass=" * 200_000,
     "13 digits, x, repeated": "4444444444444x" * 71_429,
+    # Round 3: inputs aimed at the new detectors (a word with a value near it, prefixes, named ids).
+    "'pw x ' repeated": "pw x " * 200_000,
+    "'door: 1234 ' repeated": "door: 1234 " * 90_909,
+    "'$2b$' repeated": "$2b$" * 250_000,
+    "'BSN 111222333 ' repeated": "BSN 111222333 " * 71_429,
+    "'shpat_' repeated": "shpat_" * 166_667,
 }
 
 
@@ -62,6 +71,7 @@ def _random_inputs(rng: random.Random) -> dict[str, str]:
         "random digits": "".join(rng.choice(string.digits) for _ in range(MB)),
         "random base64": "".join(rng.choice(b64) for _ in range(MB)),
         "random printable": "".join(rng.choice(string.printable) for _ in range(MB)),
+        "random dated ids": " ".join(f"{rng.randrange(10**6):06d}-{rng.randrange(10**4):04d}" for _ in range(83_333)),
         "prose with numbers": "The invoice from Globex was paid on Friday by Alice, 2026-09-18, order 4471. " * 13_000,
     }
 
@@ -74,20 +84,21 @@ def quality() -> None:
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     keyword = lambda text: KEYWORD.search(text) is not None  # noqa: E731
     print("Part 1. Refusals on the labelled corpus (each source split by family before tuning)")
-    print("Round 2 tuned on every row but independent/heldout, the one honest figure now.")
+    print("Round 3 tuned on every row but third/heldout, the one honest figure now.")
     print(f"{'source':<12} {'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
           f"{'poison refused':>16}")
-    for source, half in (("ours", "tune"), ("ours", "heldout"), ("independent", "tune"), ("independent", "heldout")):
+    for source, half in (("ours", "tune"), ("ours", "heldout"), ("independent", "tune"), ("independent", "heldout"),
+                         ("third", "tune"), ("third", "heldout")):
         for name, rule in (("review()", refuses), ("keyword regex", keyword)):
             s = score(rule, half, source=source)
             p = score(rule, half, "poison", source=source)
             poison = f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}" if p.secrets else f"{'-':>16}"
             print(f"{source:<12} {half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
                   f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} {poison}")
-    held = score(refuses, "heldout", source="independent")
-    print("independent held-out misses:", *(f"  [{c.category}] {c.text!r}" for c in held.misses), sep="\n")
-    print("independent held-out false alarms:", *(f"  {c.text!r}" for c in held.false_alarms) or ["  (none)"],
-          sep="\n")
+    held = score(refuses, "heldout", source="third")
+    print("third held-out misses:", *(f"  [{c.category}] {c.text[:160]!r}" for c in held.misses), sep="\n")
+    print("third held-out false alarms:", *(f"  [{review(c.text).detector}] {c.text[:160]!r}"
+                                           for c in held.false_alarms) or ["  (none)"], sep="\n")
 
 
 def speed() -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from .corpus_values import DNI_LETTERS, codice_fiscale_letter, cpf_complete, luhn_digit, verhoeff_digit
-from .policy_scan import Span, first_accepted, has_upper, positions
+from .id_scan import has_shape
+from .policy_scan import Span, first_accepted, positions
 
 # Each pattern checks what may not come before it right after its first character, `X(?<!N X)`: a
 # lookbehind placed first would stop re skipping ahead to candidate characters, and one placed later
@@ -56,9 +57,14 @@ def _named(text: str, kind: str) -> bool:
     return False
 
 
+# Shape gates (id_scan.shape: digits as 0, capitals as A): one substring search in C each, before any regex.
+_DNI_SHAPES = (b"0000000A", b"0000000 A", b"0000000-A")
+_NINO_SHAPES = (b"000000", b"00 00 00", b"00 0000", b"0000 00")  # its six digits, however spaced
+
+
 def find_es_dni(text: str) -> Span | None:
     """Spanish DNI (8 digits) or NIE (X/Y/Z + 7 digits) with the letter DNI_LETTERS[number mod 23]."""
-    match = first_accepted(_DNI, text, _dni_valid) if has_upper(text) else None
+    match = first_accepted(_DNI, text, _dni_valid) if has_shape(text, *_DNI_SHAPES) else None
     return None if match is None else match.span()
 
 
@@ -70,13 +76,15 @@ def _dni_valid(candidate: str) -> bool:
 
 def find_it_codice_fiscale(text: str) -> Span | None:
     """Italian codice fiscale: 16 characters whose last letter is the checksum of the first 15."""
-    match = first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15]) if has_upper(text) else None
+    match = (first_accepted(_CF, text, lambda cf: codice_fiscale_letter(cf[:15]) == cf[15])
+             if has_shape(text, b"AAAAAA00A00A000A") else None)
     return None if match is None else match.span()
 
 
 def find_in_aadhaar(text: str) -> Span | None:
     """Aadhaar: 12 digits, not starting 0 or 1, Verhoeff-valid; grouped 4-4-4, or bare next to the word."""
-    match = first_accepted(_AADHAAR, text, lambda g: verhoeff_digit(g[:4] + g[5:9] + g[10:13]) == g[13])
+    match = (first_accepted(_AADHAAR, text, lambda g: verhoeff_digit(g[:4] + g[5:9] + g[10:13]) == g[13])
+             if has_shape(text, b"0000 0000 0000", b"0000-0000-0000") else None)
     if match is not None:
         return match.span()
     if not _named(text, "aadhaar"):  # the bare form counts only next to the word: look for it first
@@ -89,7 +97,7 @@ def find_in_aadhaar(text: str) -> Span | None:
 
 def find_br_cpf(text: str) -> Span | None:
     """Brazilian CPF with both mod-11 check digits; the bare 11-digit form only next to the word CPF."""
-    printed = "." in text and "-" in text  # 000.000.000-00 needs both
+    printed = has_shape(text, b"000.000.000-00")
     match = first_accepted(_CPF, text, lambda p: _cpf_valid(re.sub(r"\D", "", p))) if printed else None
     if match is not None:
         return match.span()
@@ -102,7 +110,7 @@ def find_br_cpf(text: str) -> Span | None:
 
 def find_ca_sin(text: str) -> Span | None:
     """Canadian SIN: 9 digits, Luhn-valid, not starting 0 or 8, named (SIN, social insurance) in the text."""
-    if not _named(text, "sin"):
+    if not has_shape(text, b"000000000", b"000 000 000", b"000-000-000") or not _named(text, "sin"):
         return None
     match = first_accepted(_SIN, text, lambda sin: _sin_valid(re.sub(r"\D", "", sin)))
     return None if match is None else match.span()
@@ -130,7 +138,8 @@ def _insee_valid(nir: str) -> bool:
 
 def find_uk_nino(text: str) -> Span | None:
     """UK National Insurance number: two allowed letters, six digits, A-D (no checksum in the format)."""
-    match = first_accepted(_NINO, text, lambda nino: nino[:2] not in _NINO_BAD_PREFIX) if has_upper(text) else None
+    match = (first_accepted(_NINO, text, lambda nino: nino[:2] not in _NINO_BAD_PREFIX)
+             if has_shape(text, *_NINO_SHAPES) else None)
     return None if match is None else match.span()
 
 

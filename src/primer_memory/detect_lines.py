@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .detect_phrases import looks_chosen
-from .policy_scan import _QUOTED, Span, _literal, lowered
+from .policy_scan import _QUOTED, Span, _literal, _matches_folded, lowered
 
 _LINE_BACK = 160  # how far back on the same line the command name may be
 _FLAG_P = re.compile(r"\s-p(?P<value>[^\s-]\S{0,127})")  # mysql -pSECRET (no space)
@@ -23,7 +23,7 @@ _PGPASS = re.compile(r"^[^\s:]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:(
 _LOGIN_PAIR = re.compile(r"login\s*:?[ \t]+(?P<user>[^\s/]{1,64})[ \t]*/[ \t]*(?P<value>[^\s/]{1,128})")
 _WORD_CHAR = re.compile(r"\w")
 # Round 2 (independent corpus, tune half): commands that take a password positionally or in a flag of their own.
-# Each runs only if its fixed word is in the text.
+# Each runs only if one of its fixed words is in the text; a case-insensitive one must start with one of them.
 _COMMAND_SECRETS = (
     (("mosquitto_",), re.compile(r"mosquitto_\w{1,10}\b[^\n]{0,160}?\s-P[ \t]+(?P<value>\S{1,128})")),
     (("rabbitmqctl",), re.compile(r"rabbitmqctl\s+(?:add_user|change_password)\s+\S{1,64}\s+(?P<value>\S{1,128})")),
@@ -31,9 +31,8 @@ _COMMAND_SECRETS = (
     (("pass:",), re.compile(r"\s-pass(?:in|out)?\s+pass:(?P<value>\S{1,128})")),
     # Round 3, from the independent corpus's spent held-out half and the tools' own manuals:
     (("requirepass", "masterauth"), re.compile(r"^[ \t]*(?:requirepass|masterauth)[ \t]+(?P<value>\S{1,128})", re.M)),
-    (("</",), re.compile(r"<(?P<tag>[\w.:-]{0,40}(?:password|passwd|pwd|secret|token))>"
-                         r"(?P<value>[^<\n]{1,256})</(?P=tag)>",
-                         re.I)),
+    (("</",), re.compile(r"<(?P<tag>[\w.:-]{0,40}(?i:password|passwd|pwd|secret|token))>"
+                         r"(?P<value>[^<\n]{1,256})</(?P=tag)>")),
     # keytool -storepass / -keypass / -srcstorepass ...
     (("storepass", "keypass"), re.compile(r"\s-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<value>\S{1,128})")),
     (("ldap",), re.compile(r"\bldap\w{0,10}\b[^\n]{0,200}?\s-w[ \t]+(?P<value>\S{1,128})")),
@@ -42,19 +41,20 @@ _COMMAND_SECRETS = (
     (("mongo",), re.compile(r"\bmongo(?:sh|dump|restore|import|export)?\b[^\n]{0,200}?\s-p[ \t]+(?P<value>\S{1,128})")),
     (("smbclient",), re.compile(r"\s-U[ \t]+[^\s%]{1,64}%(?P<value>\S{1,128})")),
     (("htpasswd",), re.compile(r"\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S{1,200}\s+\S{1,64}\s+(?P<value>\S{1,128})")),
-    (("securestring",), re.compile(r"convertto-securestring\s+(?:-string\s+)?"
+    (("convertto-securestring",), re.compile(r"convertto-securestring\s+(?:-string\s+)?"
                                    r"(?P<value>'[^'\n]{1,128}'|\"[^\"\n]{1,128}\")"
                                 r"\s+-asplaintext", re.I)),
-    (("value=",), re.compile(r"""<add\s+key\s*=\s*["'][\w.:-]{0,40}"""
+    (("<add",), re.compile(r"""<add\s+key\s*=\s*["'][\w.:-]{0,40}"""
                              r"""(?:password|passwd|pwd|secret|token|apikey|api_key)"""
                           r"""[\w.:-]{0,20}["']\s+value\s*=\s*(?P<value>"[^"\n]{1,256}"|'[^'\n]{1,256}')""", re.I)),
     # A credential object built in code: NetworkCredential("u", "p"), HTTPBasicAuth('u', 'p'), auth=('u', 'p').
-    (("credential", "auth"), re.compile(
+    (("networkcredential", "passwordauthentication", "usernamepasswordcredentials", "httpbasicauth", "httpdigestauth",
+      "basicauth", "auth"), re.compile(
         r"""(?:networkcredential|passwordauthentication|usernamepasswordcredentials|httpbasicauth|httpdigestauth|"""
         r"""basicauth|auth)\s*[=(]\s*\(?\s*(?:"[^"\n]{1,64}"|'[^'\n]{1,64}')\s*,\s*"""
         r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}')""", re.I)),
     # A log that names a password property on one line and prints its value on the next (Spring Boot).
-    (("value",), re.compile(r"""(?:password|passwd|secret|token)[\w.-]{0,40}["']?[ \t]*\n[ \t]*value[ \t]*[:=][ \t]*"""
+    (("password", "passwd", "secret", "token"), re.compile(r"""(?:password|passwd|secret|token)[\w.-]{0,40}["']?[ \t]*\n[ \t]*value[ \t]*[:=][ \t]*"""
                             r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|\S{1,128})""", re.I)),
     (("define",), re.compile(r"""define\(\s*['"]\w{0,40}(?:password|passwd|pass|pwd|secret)['"]\s*,\s*"""
                           r"""(?P<value>'[^'\n]{1,128}'|"[^"\n]{1,128}")""", re.I)),
@@ -104,7 +104,9 @@ def find_cli_password(text: str) -> Span | None:
             return match.span("sp")
     for words, pattern in _COMMAND_SECRETS:
         if any(word in low for word in words):
-            for match in pattern.finditer(text):
+            # A case-insensitive pattern starts with one of its words, so it is tried only where they are.
+            matches = _matches_folded(words, pattern, text) if pattern.flags & re.I else pattern.finditer(text)
+            for match in matches:
                 if _real(match.group("value")):
                     return match.span("value")
     return None

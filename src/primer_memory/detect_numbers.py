@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .id_scan import has_shape
 from .card_windows import card_windows, luhn_valid
 from .policy_scan import _AFTER_NUMBER, _AFTER_UNICODE_WORD, Span, _matches_folded, first_accepted
 
@@ -80,7 +81,8 @@ def _ssn_issued(area: str, group: str, serial: str) -> bool:
 
 def _find_ssn(text: str) -> Span | None:
     """A dashed SSN (078-05-1120), or nine digits right after the words SSN / social security number."""
-    dashed = first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:])) if "-" in text else None
+    dashed = (first_accepted(_SSN, text, lambda ssn: _ssn_issued(ssn[:3], ssn[4:6], ssn[7:]))
+              if has_shape(text, b"000-00-0000") else None)
     if dashed is not None:
         return dashed.span()
     for match in _matches_folded(_SSN_TRIGGER, _SSN_NAMED, text, _AFTER_UNICODE_WORD):

@@ -119,6 +119,8 @@ def _public_label(text: str, pos: int) -> bool:
 
 def find_lone_token(text: str) -> Span | None:
     """A 32-512 character random token not inside a URL, a data: URI, an SSH public key or a PEM public block."""
+    if not has_long_token(text):
+        return None  # no 16 characters in a row without a space, quote, comma or semicolon: no 32 either
     for run in dict.fromkeys(_LONE_RUN.findall(text)):
         if not _random_enough(run):
             continue
