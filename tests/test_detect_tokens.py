@@ -552,3 +552,13 @@ def test_finders_on_adversarial_megabytes(name: str) -> None:
     for label, text in _adversarial().items():
         span = finder(text)
         assert span is None or 0 <= span[0] < span[1] <= len(text), (name, label)
+
+
+def test_a_hardhat_accounts_key_is_found_and_an_env_reference_is_not() -> None:
+    """Round 3: `accounts: ['0x<64 hex>']` in a Hardhat config is the deployer's raw private key."""
+    rng = random.Random(7)
+    key = "".join(rng.choice("0123456789abcdef") for _ in range(64))
+    finder = dict((name, find) for name, _, find, _ in dt.TOKEN_DETECTORS)["wallet_private_key"]
+    assert finder(f"networks: {{ sepolia: {{ url: RPC, accounts: ['0x{key}'] }} }}") is not None
+    assert finder("accounts: [process.env.PRIVATE_KEY]") is None
+    assert finder(f"accounts: ['0x{'0' * 64}']") is None

@@ -3,8 +3,9 @@
 A password hash is not the password, but it is all an attacker needs to start guessing offline, so
 memory refuses it like a key. The formats are the modular crypt strings ($2b$, $6$, $argon2id$...),
 framework and directory encodings (Django, Werkzeug, LDAP {SSHA}), and dump lines (pwdump, NetNTLMv2);
-/etc/shadow and htpasswd lines are caught by the crypt string they hold. Private keys here are those detect_formats' PEM detector does not cover (it already
-handles PGP, ENCRYPTED, DSA, OpenSSH and PuTTY blocks): WireGuard keys, SSH2 and JWK key files,
+/etc/shadow and htpasswd lines are caught by the crypt string they hold. Private keys here are those
+detect_formats' PEM detector does not cover (it already handles PGP, ENCRYPTED, DSA, OpenSSH and PuTTY
+blocks): WireGuard keys, SSH2 and JWK key files,
 minisign/signify secret keys, and wallet keys whose checksum (base58check, bech32) proves the format.
 """
 
@@ -151,6 +152,8 @@ _BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 _NSEC = re.compile(f"nsec1(?<![a-z0-9]nsec1)[{_BECH32}]{{58}}(?![a-z0-9])")
 _ETH_LABELLED = re.compile(r"(priv(?:ate)?[ _-]?key[\"' \t:=>is]{1,12}"
                            r"(?:0x)?(?P<secret>[0-9a-f]{64}))(?![0-9a-z])")
+# Hardhat and Foundry configs list the deployer's raw key: accounts: ['0x<64 hex>'] (round 3, third corpus tune half).
+_ETH_ACCOUNTS = re.compile(r"(accounts[\"' \t]*[:=][ \t]*\[[ \t]*[\"'](?:0x)?(?P<secret>[0-9a-f]{64})[\"'])")
 
 
 def _base58check(value: str) -> bytes | None:
@@ -208,8 +211,8 @@ def find_wallet_key(text: str) -> Span | None:
                     best = (start, start + 111)
                 break
     low = lowered(text)
-    if "priv" in low:
-        match = first_of((("priv", _ETH_LABELLED, False),), low)
+    if "priv" in low or "accounts" in low:
+        match = first_of((("priv", _ETH_LABELLED, False), ("accounts", _ETH_ACCOUNTS, False)), low)
         if match is not None and (best is None or match.start("secret") < best[0]):
             best = match.span("secret")
     return best
