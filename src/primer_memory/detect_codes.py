@@ -133,12 +133,30 @@ def aba_valid(routing: str) -> bool:
 # A Japanese account: the bank (銀行), then the account type (普通 ordinary, 当座 current) and 7 digits (round 3).
 _JP_ACCOUNT = re.compile(r"(?:銀行|ゆうちょ)[^\n]{0,30}?(?:普通|当座)(?:預金)?\s*(?:口座)?\s*(?:番号)?\s*[:：]?\s*"
                          r"(?P<value>\d{7})(?!\d)")
+# Any country: an account number (6-20 digits) after its name, with a bank named nearby (round 3, from general
+# knowledge of how people write bank details, not from a corpus): "Kontonummer 1234 5678 90, Sparkasse, BLZ ...".
+_ACCOUNT = re.compile(r"(?:account\s*(?:number|no\.?|#)|acct\.?\s*(?:no\.?|#)?|a/c|kontonummer|konto-nr\.?|"
+                      r"num[ée]ro de compte|n° de compte|n[uú]mero de (?:la )?cuenta|n[uú]mero da conta|"
+                      r"numero (?:di|del) conto|conto corrente|rekeningnummer|numer konta|номер сч[её]та|"
+                      r"р/с|口座番号|账号|帐号|账户|계좌번호|hesap (?:no|numarası))\s*[:=#]?\s*"
+                      r"(?P<value>\d[\d -]{4,24}\d)(?![\w-])")
+_BANK_WORD = re.compile(r"bank|banco|banque|banca|銀行|银行|은행|sort code|routing|bsb|swift|\bbic\b|iban|branch|"
+                        r"agência|agencia|sucursal|filial|clabe|ifsc|\bblz\b|sparkasse|volksbank|girokonto|"
+                        r"checking|savings|chase|barclays|hsbc|santander|wells fargo|ing\b")
+
+
+def _bank_account(match: re.Match[str]) -> bool:
+    digits = sum(c.isdigit() for c in match.group("value"))
+    return 6 <= digits <= 20 and _BANK_WORD.search(match.string) is not None
+
+
 _BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any),
-                                   (_JP_ACCOUNT, _any))
-_BANK_TRIGGERS = ("routing", "aba", "rtn", "transit", "銀行", "ゆうちょ")
+                                   (_JP_ACCOUNT, _any), (_ACCOUNT, _bank_account))
+_BANK_TRIGGERS = ("routing", "aba", "rtn", "transit", "銀行", "ゆうちょ", "account", "acct", "a/c", "konto", "compte",
+                  "cuenta", "conta", "conto", "rekeningnummer", "numer konta", "сч", "р/с", "口座番号", "账号", "帐号",
+                  "账户", "계좌번호", "hesap")
 
 
 def find_bank_account(text: str) -> Span | None:
     """Bank account details that move money: a valid routing number with its account, a cheque's three numbers."""
-    return scan_windows(text, _BANK_TRIGGERS, lambda w: _first_span(w, _BANK_CHECKS),
-                        before=0, after=160)
+    return scan_windows(text, _BANK_TRIGGERS, lambda w: _first_span(w, _BANK_CHECKS), before=120, after=160)

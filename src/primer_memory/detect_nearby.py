@@ -30,7 +30,9 @@ _CLAUSE_END = re.compile(r"\n|[.!?。！？](?:\s|$)|&&|\|\||\s\|\s|\)\s")  # a 
 # ----------------------------------------------------------------------------- passwords
 
 _ABBREVIATIONS = ("pw", "pword", "p/w", "pswd", "psw", "passw", "pass", "creds", "credentials", "login pw",
-                  "mdp", "kennwort", "pwd")
+                  "mdp", "kennwort", "pwd",
+                  # and the usual misspellings
+                  "pasword", "paswd", "passwrd", "paswrd", "psswd", "pssword", "passowrd", "pasword")
 _PASSWORD_TRIGGERS = tuple(sorted({w.lower() for w in _PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _ABBREVIATIONS}
                                   | set(_CJK_WORDS)))
 _GLUED = re.compile(r"[^\W\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")  # a letter or digit right before/after
@@ -112,8 +114,10 @@ _PIN_WORDS = ("pin", "puk", "passcode", "pincode", "pin code", "code pin", "code
               "비밀번호", "验证码", "驗證碼", "認証コード", "確認コード", "인증번호", "otp", "one-time code", "one time code",
               "verification code", "security code", "sms code", "login code", "2fa code", "code de vérification",
               "bestätigungscode", "código de verificación", "codice di verifica", "kod weryfikacyjny",
-              "код подтверждения", "رمز", "الرقم السري", "קוד", "türcode", "tuercode", "torcode", "haustürcode",
+              "код подтверждения", "رمز", "الرقم السري", "קוד", "türcode", "cvv", "cvc", "cvv2", "csc", "clave",
+              "पिन", "รหัส", "mã pin", "kode pin", "tuercode", "torcode", "haustürcode",
               "alarmcode", "tresorcode", "zahlencode", "schlosscode", "digicode", "deurcode", "portkod", "portkoden")
+_CARD_CODES = frozenset({"cvv", "cvc", "cvv2", "csc"})
 _CODE_WORDS = ("code", "combination", "combo", "código", "codice", "kod", "код", "пин", *_PIN_WORDS)
 _LOCK_WORDS = ("door", "front door", "back door", "gate", "garage", "alarm", "disarm", "key safe", "keysafe",
                "lockbox", "lock box", "key box", "padlock", "lock", "locker", "keypad", "buzzer", "intercom", "safe",
@@ -137,7 +141,7 @@ _CODE_AFTER = re.compile(rf"(?P<mid>[^\n.!?;:=：\d]{{0,50}}?){_CONNECTOR}\s*(?:
 _BEFORE = 24  # how far before the word a qualifier such as "zip" or "error" may be
 # After a PIN word, no connector: the number at once ("passcode 254136"), or after a word or two in a script
 # without spaces between words or with case endings ("رمز الصراف الآلي 4716").
-_CODE_BARE = re.compile(r"(?P<mid>[ \t]{0,3})(?P<value>\d{4,8}[#*]?)(?![\w/:.,-]\d|[\w-])")
+_CODE_BARE = re.compile(r"(?P<mid>[ \t]{0,3})(?P<value>\d{3,8}[#*]?)(?![\w/:.,-]\d|[\w-])")
 _CODE_BARE_OTHER_SCRIPT = re.compile(r"(?P<mid>(?:\s{0,2}[^\W\d]{1,12}){0,3}?\s{0,2})(?P<value>\d{4,8}[#*]?)"
                                      r"(?![\w/:.,-]\d|[a-z0-9-])")
 _TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
@@ -150,10 +154,13 @@ _NEXT = re.compile(r"\s*(\S{1,20})")
 def _judge_code(window: str, word: str, before: str) -> Span | None:
     """A PIN-like number after a connector in the clause following a code or lock word (`before`: what precedes)."""
     match = _CODE_AFTER.match(window, len(word))
-    if match is None and word in _PIN_WORDS:
+    bare = match is None and word in _PIN_WORDS
+    if bare:
         match = (_CODE_BARE if word.isascii() else _CODE_BARE_OTHER_SCRIPT).match(window, len(word))
     if match is None:
         return None
+    if bare and len(match.group("value").rstrip("#*")) < (3 if word in _CARD_CODES else 4):
+        return None  # with no connector, only a card's security code may be three digits
     mid = match.group("mid").lower()
     value = match.group("value")
     digits = sum(c.isdigit() for c in value)

@@ -225,5 +225,8 @@ def _judge_phrase(match: re.Match[str]) -> Span | None:
     elif word in _PASSWORD_WORDS_EN and strong:
         secret = _value_is_secret(value, match.group("next") or "")
     else:
-        secret = looks_chosen(literal) or (word in _CJK_WORDS and literal.isdigit() and len(literal) >= 4)
+        secret = looks_chosen(literal) or (word in _CJK_WORDS and literal.isdigit() and len(literal) >= 4) or (
+            # digits only, in any language: 4+ after ':' or '=', 6+ after a word ('mot de passe est 482913')
+            literal.isdigit() and len(literal) <= 12 and len(literal) >= (4 if strong else 6)
+            and (match.group("next") or "").lower().strip(".,;") not in _UNITS)
     return (match.start("value"), match.start("value") + len(value)) if secret else None
