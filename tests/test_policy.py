@@ -195,19 +195,19 @@ def test_any_text_gets_a_known_reason(text: str) -> None:
 
 
 def test_corpus_figures_stay_where_they_were_measured() -> None:
-    """A regression guard on the figures bench_policy.py prints. Everything but the independent held-out half
-    was tuned on, so it must stay at 100% with no false alarm; the independent held-out half must not fall below
-    its measured 72.0% (90/125), nor raise false alarms above 3%. Messages carry counts only, never the cases."""
+    """A regression guard on the figures bench_policy.py prints. Round 3 tuned on every half but the third
+    corpus's held-out one, so those stay where they were (two third/tune misses were left alone); the third
+    held-out half must not fall below its measured 164/187 nor raise more than its 7/107 false alarms.
+    Messages carry counts only, never the cases, so a failure cannot leak a held-out sentence."""
     from primer_memory.policy_corpus import score
 
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
-    for half, source in (("tune", "ours"), ("heldout", "ours"), ("tune", "independent")):
+    floors = {("ours", "tune"): (154, 0), ("ours", "heldout"): (186, 0), ("independent", "tune"): (153, 0),
+              ("independent", "heldout"): (124, 0), ("third", "tune"): (160, 0), ("third", "heldout"): (164, 7)}
+    for (source, half), (refused, alarms) in floors.items():
         s = score(refuses, half, source=source)
-        assert (s.refused_secrets, s.refused_harmless) == (s.secrets, 0), f"{source}/{half}: {s.refused_secrets}/" \
-            f"{s.secrets} secrets, {s.refused_harmless} false alarms"
-    held = score(refuses, "heldout", source="independent")
-    assert held.refused_secrets >= 90 and held.false_alarm_rate <= 0.03, \
-        f"independent held-out: {held.refused_secrets}/{held.secrets}, {held.refused_harmless} false alarms"
+        assert s.refused_secrets >= refused and s.refused_harmless <= alarms, \
+            f"{source}/{half}: {s.refused_secrets}/{s.secrets} secrets, {s.refused_harmless} false alarms"
     poison = score(refuses, "heldout", "poison", source="ours")
     assert poison.recall >= 0.9, f"poisoning held-out: {poison.refused_secrets}/{poison.secrets}"
 
