@@ -185,3 +185,13 @@ def test_round_3_finders_handle_long_adversarial_runs(text: str) -> None:
     for name in (*_ROUND_3, "cli_password", "entry_code", "recovery_secret", "bank_account"):
         span = BY_NAME[name].find(text)
         assert span is None or 0 <= span[0] < span[1] <= len(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="pasword in:PASS密码 ", max_size=200),
+       st.lists(st.sampled_from(["pass", "password", "pw", "in", "密码", "word", "a", "s:p"]), min_size=1, max_size=5))
+def test_short_and_long_text_positions_agree(text: str, words: list[str]) -> None:
+    """positions() reads short text with one regex and long text with str.find per word: same starts either way."""
+    from primer_memory.policy_scan import _positions_by_find, positions
+
+    assert positions(text, tuple(words)) == _positions_by_find(text, tuple(words))
