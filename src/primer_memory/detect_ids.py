@@ -58,7 +58,8 @@ def _named(text: str, kind: str) -> bool:
 
 
 # Shape gates (id_scan.shape: digits as 0, capitals as A): one substring search in C each, before any regex.
-_DNI_SHAPES = (b"0000000A", b"0000000 A", b"0000000-A")
+# (a spaced or dashed check letter must end its token: 'BSN 111222333 BSN' is not a DNI)
+_DNI_SHAPES = (b"0000000A", *(b"0000000" + sep + b"A" + end for sep in (b" ", b"-") for end in (b" ", b".", b",", b"/")))
 _NINO_SHAPES = (b"000000", b"00 00 00", b"00 0000", b"0000 00")  # its six digits, however spaced
 
 

@@ -37,7 +37,9 @@ _IBAN_LENGTHS = {
 
 # Maximal runs of 13+ digits, single spaces or dashes between them; possessive, so a run is read once.
 # It starts with a bare \d so that re skips ahead to digits instead of trying the group at every position.
-_CARD_RUN = re.compile(r"\d[ -]?(?:\d[ -]?){12,}+")
+# A run starts only where no digit (or digit and separator) comes before: a match could only ever start
+# there, and trying every digit of a short group first made 1 MB of 'BSN 111222333 ' cost 127 ms.
+_CARD_RUN = re.compile(r"\d(?<!\d\d)(?<!\d[ -]\d)[ -]?(?:\d[ -]?){12,}+")
 _WORD_CHAR = re.compile(r"\w")
 _SSN = re.compile(r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])")  # no digit or dash right before
 _SSN_TRIGGER = ("ssn", "social security")
