@@ -311,14 +311,20 @@ def first_in_windows(source: str, starts: list[int], before: int, after: int,
     """
     pad = "\0" * before
     windows = [source[p - before:p + after] if p >= before else pad[p:] + source[:p + after] for p in starts]
+    hit = _first_judged(starts, windows, judge)
+    if hit is None:
+        return None
+    p, span = hit
+    return span[0] + p - before, span[1] + p - before
+
+
+def _first_judged(starts: list[int], windows: list[str],
+                  judge: Callable[[str], Span | None]) -> tuple[int, Span] | None:
+    """The first start whose window `judge` finds a span in, with that span; each distinct window judged once."""
     verdicts = {window: judge(window) for window in dict.fromkeys(windows)}
     if all(span is None for span in verdicts.values()):
         return None
-    for p, window in zip(starts, windows):
-        span = verdicts[window]
-        if span is not None:
-            return span[0] + p - before, span[1] + p - before
-    return None
+    return next((p, verdicts[w]) for p, w in zip(starts, windows) if verdicts[w] is not None)  # type: ignore[misc]
 
 
 def scan_windows(text: str, triggers: tuple[str, ...], judge: Callable[[str], Span | None],
@@ -333,15 +339,12 @@ def scan_windows(text: str, triggers: tuple[str, ...], judge: Callable[[str], Sp
     starts = positions(text, triggers)
     # A window cut from the middle of the text starts with NUL, so `^` in a judged pattern means the real start.
     windows = ["\0" + low[p - before:p + after] if p > before else low[:p + after] for p in starts]
-    verdicts = {window: judge(window) for window in dict.fromkeys(windows)}
-    if all(span is None for span in verdicts.values()):
+    hit = _first_judged(starts, windows, judge)
+    if hit is None:
         return None
-    for p, window in zip(starts, windows):
-        span = verdicts[window]
-        if span is not None:
-            shift = p - before - 1 if p > before else 0
-            return span[0] + shift, span[1] + shift
-    return None
+    p, span = hit
+    shift = p - before - 1 if p > before else 0
+    return span[0] + shift, span[1] + shift
 
 
 _DIGIT = re.compile(r"\d")
