@@ -9,7 +9,8 @@ value looks like:
 - after a password word: a token someone chose (8+ characters, letters and digits, mixed case
   or a symbol), not an object of "for"/"user"/"account" and not a URL, path or placeholder;
 - after a PIN, code or lock word: a connector (":", "is", "set to", "ist", "é"...) and then a
-  PIN-like number that is not a length, a time on an alarm clock, or a quantity.
+  PIN-like number that is not a length, a time on an alarm clock, or a quantity;
+- after a Wi-Fi network's name, its key; after a security question, its answer.
 
 Added in round 3, from the shapes the independent corpus's (now spent) held-out half showed.
 Each window is bounded and judged once per distinct text, so the cost stays linear.
@@ -209,11 +210,12 @@ _WIFI_TRIGGERS = ("wifi", "wi-fi", "wlan", "ssid")
 
 
 def _judge_wifi(window: str) -> Span | None:
-    for match in _WIFI.finditer(window, 0, len(window)):
+    """The first key-looking value after a network name in a window that starts at 'wifi', 'wlan' or 'ssid'."""
+    for match in _WIFI.finditer(window):
         value = match.group("value").rstrip(".,;)")
-        if looks_chosen(value) and any(c.isdigit() for c in value) or strongly_chosen(value):
-            if not NOT_A_VALUE.fullmatch(value):
-                return match.start("value"), match.start("value") + len(value)
+        chosen = (looks_chosen(value) and any(c.isdigit() for c in value)) or strongly_chosen(value)
+        if chosen and not NOT_A_VALUE.fullmatch(value):
+            return match.start("value"), match.start("value") + len(value)
     return None
 
 
