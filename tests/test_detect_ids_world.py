@@ -661,7 +661,7 @@ def test_registry_names_descriptions_and_examples() -> None:
 
     names = [name for name, _, _, _ in WORLD_ID_DETECTORS]
     assert len(set(names)) == len(names)
-    assert set(names) == set(CASES) | {"gr_amka", "ru_snils", "ru_inn"}  # those three have their own test above
+    assert set(names) == set(CASES) | {"gr_amka", "ru_snils", "ru_inn", "ua_rnokpp"}  # own test above
     assert set(names) <= {d.name for d in DETECTORS}  # every one is in the policy's registry
     for name, description, find, example in WORLD_ID_DETECTORS:
         assert re.fullmatch(r"[a-z]{2}_[a-z_]+", name), name
@@ -675,10 +675,11 @@ def test_greek_and_russian_numbers_need_their_check_and_their_name() -> None:
     """Round 3 additions: AMKA (Luhn), SNILS (weights 9..1 mod 101), INN (weights mod 11 mod 10)."""
     found = {"gr_amka": ["ΑΜΚΑ: 01019012341", "my AMKA is 01019012341."],
              "ru_snils": ["СНИЛС 112-233-445 95", "SNILS 11223344595"],
-             "ru_inn": ["ИНН 7707083893", "INN 500100732259"]}
+             "ru_inn": ["ИНН 7707083893", "INN 500100732259"], "ua_rnokpp": ["РНОКПП: 1234567899"]}
     missed = {"gr_amka": ["ΑΜΚΑ: 01019012342", "order 01019012341", "ΑΜΚΑ: 32139012341"],
               "ru_snils": ["СНИЛС 112-233-445 96", "ticket 112-233-445 95"],
-              "ru_inn": ["ИНН 7707083894", "INN 500100732258", "invoice 7707083893"]}
+              "ru_inn": ["ИНН 7707083894", "INN 500100732258", "invoice 7707083893"],
+              "ua_rnokpp": ["РНОКПП: 1234567898", "order 1234567899"]}
     for name, texts in found.items():
         assert all(FINDERS[name](t) is not None for t in texts), name
     for name, texts in missed.items():

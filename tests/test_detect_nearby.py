@@ -6,6 +6,7 @@ that use the same words without a secret.
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -23,10 +24,13 @@ FIRES = {
                         "passwd for the router in the attic: Attic-R0uter-9",
                         "Password's still Lamp55!Desk for reception",
                         "creds are mlee:Orchard2023!", "pword: 9ijn8uhb!Qa",
-                        "la contraseña nueva del portal: Tapas&Vino12"],
+                        "la contraseña nueva del portal: Tapas&Vino12", "can you keep my wifi password? its Tx7pQ9wLm",
+                        "Mật khẩu email là hoa1234!", "spotify pw dario99"],
     "code_nearby": ["Gate code: #5521", "Der PIN meiner Kreditkarte ist 8841.", "ПИН-код карты: 1937",
                     "Side door: 4410", "The bike lock is set to 519.", "passcode 771203 until Friday",
-                    "银行卡密码 662810", "Türcode hinten: 1188, dann rechts", "verification code 552901", "CVV 123", "clave 4821"],
+                    "银行卡密码 662810", "Türcode hinten: 1188, dann rechts", "verification code 552901",
+                    "Lockbox by the garage: code 4410", "safe in the study: 4 12 38",
+                    "Le code de confirmation reçu par SMS est 552901", "CVV 123", "clave 4821"],
     "entry_code": ["Buzz 4C then enter 7734 at the lobby panel.", "to unlock my tablet type 180922"],
     "cli_password": ["requirepass Rd-Auth-2290", "keytool -list -keystore a.jks -storepass Ks-Pass-11",
                      "ldapwhoami -x -D cn=ro -w Ro-Bind-55", "sqlcmd -S db -U sa -P Sa-Pass-404",
@@ -35,16 +39,27 @@ FIRES = {
                      "$c = ConvertTo-SecureString 'Pw-For-Ps-1' -AsPlainText -Force",
                      '<add key="MailPassword" value="Mail-Pw-71" />',
                      'new NetworkCredential("svc@corp.example", "Net-Cred-42")',
-                     "Property: app.mail.password\n    Value: \"Mail*Pw*90\"", "<password>Xml-Pass-99</password>"],
+                     "Property: app.mail.password\n    Value: \"Mail*Pw*90\"", "<password>Xml-Pass-99</password>",
+                     '  AuthLDAPBindPassword "Ldap-Bind-77x"', "bindpw S3cure-Bind",
+                     'c = DriverManager.getConnection("jdbc:postgresql://db/x", "app", "Jdbc-Pw-55");',
+                     "$db = new mysqli('localhost', 'shop', 'Shop-Pw-21', 'shop');",
+                     "CREATE USER 'rep'@'%' IDENTIFIED BY 'Repl-Pw-9';", "ALTER ROLE app WITH PASSWORD 'Role-Pw-3';"],
     "recovery_secret": ["BitLocker recovery key: 000000-111111-222222-333333-444444-555555-666666-777777",
                         "Apple recovery key: 4K7D-99XQ-BZ2M-L0P3-QQ7R-88TT-1ZZA",
-                        "wallet backup: apple river stone cloud maple tiger ocean violet candle mirror frost pilot"],
+                        "wallet backup: apple river stone cloud maple tiger ocean violet candle mirror frost pilot",
+                        "Backup codes\n1. 1234 5678\n2. 2345 6789", "recovery codes: 11aa2 22bb3 33cc4",
+                        "MFA seed for the shared admin account (break-glass): JBSWY3DPEHPK3PXP"],
     "bank_account": ["for the deposit: ABA 021000021 / acct # 55123490", "みずほ銀行 新宿支店 普通 1234567",
                      "Kontonummer 1234 5678 90 bei der Sparkasse", "Chase checking account number 4402019983",
                      "Bank: HDFC, IFSC HDFC0001234, a/c 50100234567890"],
     "password_phrase": ["mot de passe : 482913", "Kennwort ist 55812093"],
     "wifi_key": ["Guest WiFi: HarborCafe / key Hc7Q2mZx9", "WIFI: Casa_Lopez / MK: sol2025$"],
-    "security_answer": ["security question, first school: Ridgeview", "mother's maiden name: Okonkwo"],
+    "security_answer": ["security question, first school: Ridgeview", "mother's maiden name: Okonkwo",
+                        "memorable word: lantern", "Pregunta de seguridad: ciudad natal → Rosario"],
+    # Round 4 (after the third held-out half was spent), shapes of my own:
+    "encoded_private_key": ["client-key-data: "
+                            + base64.b64encode(b"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI").decode()],
+    "url_credentials": ["SQLALCHEMY_URL = 'mysql+pymysql://svc:Svc-Pw-11@db/app'"],
     "byte_array_key": ["[" + ",".join(str((i * 97 + 13) % 256) for i in range(64)) + "]"],
 }
 
@@ -71,6 +86,12 @@ HARMLESS = [
     "account number 55667788 for the electricity bill", "Your account number is 4471 and the order ships Monday.",
     "The bank branch opens at 0900; account numbers have 10 digits.", "mot de passe de 12 caractères minimum",
     "CVV is the 3-digit code on the back.", "Password: 12 characters, one symbol.",
+    "Boarding pass LH2041A for Friday.", "The password manager Bitwarden2 sync is slow.", "pw: see the vault",
+    "The security question is optional.", "Memorable word: see the letter from the bank.",
+    "DATABASE_URL = f\"postgresql+psycopg2://{user}:{password}@{host}:5432/{db}\"",
+    "密码必须包含字母和数字，长度不少于8位。", "admin_password = $__file{/run/secrets/admin_password}",
+    '"integrity": "sha512-' + "Ab1Cd2Ef3Gh4" * 7 + 'Ab==",', "Stripe('pk_live_ClzqNZw6AnLg8nfSVFi7ZZvU3x')",
+    "Your booking confirmation code is 448812.",
     # Written before the round-3 held-out measurement, to probe the new detectors from the harmless side:
     'export DB_PASSWORD="${DB_PASSWORD}"',
     'kubectl create secret generic db --from-literal=password="$PW"',

@@ -65,6 +65,9 @@ def test_corpus_is_big_and_covers_every_detector() -> None:
     # National ids and vendor tokens have test files of their own (test_detect_ids_world.py, test_detect_tokens.py).
     covered |= {name for name, _, find, example in WORLD_ID_DETECTORS if find(example) is not None}
     covered |= {name for name, *_ in TOKEN_DETECTORS}
+    from test_detect_nearby import FIRES  # the round-3 and round-4 shapes, each checked against its own detector
+
+    covered |= set(FIRES)
     missing = sorted({d.name for d in DETECTORS} - covered)
     assert missing == [], missing
 

@@ -80,10 +80,12 @@ def find_entry_code(text: str) -> Span | None:
 
 # "backup codes: 4829-1734, 9921-0083", "recovery codes: e608c-321ac, ..." (a list of codes, each with a digit)
 _CODE_ITEM = r"[a-z0-9]{4,10}(?:[- ][a-z0-9]{4,10})?"
-_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{0,30}[:\-–]\s*"
-                       rf"(?P<value>{_CODE_ITEM}(?:\s*,\s*{_CODE_ITEM})+)")
+# Separated by commas, spaces or lines, maybe numbered ("1. 8070 2150") (round 4: lists on lines, no colon).
+_ITEM_GAP = r"(?:\s*[,;]\s*|[ \t]+|\s*\n\s*(?:\d{1,2}[.)]\s+)?)"
+_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{0,40}(?:[:\-–]|\n)\s*"
+                       rf"(?:\d{{1,2}}[.)]\s+)?(?P<value>{_CODE_ITEM}(?:{_ITEM_GAP}{_CODE_ITEM})+)")
 # An authenticator (TOTP) secret: base32, 16+ characters, often in groups of four.
-_OTP_SEED = re.compile(r"\b(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,20}[:=]?\s*"
+_OTP_SEED = re.compile(r"\b(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,50}[:=]?\s*"
                        r"(?P<value>[a-z2-7]{4}(?: ?[a-z2-7]{4}){3,15})(?![a-z2-7])")
 # A wallet's recovery (seed) phrase: 12 to 24 lowercase words after its name.
 _SEED_PHRASE = re.compile(r"\b(?:(?:recovery|seed|mnemonic|backup|secret)\s+(?:phrase|words)|wallet)\b[^:\n]{0,40}"
@@ -104,8 +106,14 @@ def _recovery_key(match: re.Match[str]) -> bool:
     return any(c.isdigit() for c in match.group("value")) and any(c.isalpha() for c in match.group("value"))
 
 
+def _codes_with_digits(value: str) -> bool:
+    """Every listed code has a digit (words such as 'are stored in the vault' are not codes)."""
+    codes = re.split(r"[\s,;]+(?:\d{1,2}[.)]\s+)?", value)
+    return len(codes) >= 2 and all(any(c.isdigit() for c in code) for code in codes if code)
+
+
 _RECOVERY_CHECKS: tuple[Check, ...] = ((_RECOVERY_KEY, _recovery_key),
-    (_RECOVERY, lambda m: all(any(c.isdigit() for c in code) for code in m.group("value").split(","))),
+    (_RECOVERY, lambda m: _codes_with_digits(m.group("value"))),
     (_OTP_SEED, _has_digit), (_SEED_PHRASE, _any))
 _RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
                       "authenticator", "seed", "mnemonic", "wallet")  # each pattern above starts with one of these

@@ -57,7 +57,7 @@ _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-
 _JWT = re.compile(r"(eyJ[A-Za-z0-9_-]{8,})\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 # Found from the "://" (a fixed string), then the scheme is checked backwards: see find_url_credentials.
 _URL_AFTER_SCHEME = re.compile(r"://[^\s:/@?#]{0,256}:(?P<password>[^\s/@]{1,256})@[^\s/@?#]")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}")  # "postgresql+psycopg2" is 19
 _SCHEME_CHAR = re.compile(r"[A-Za-z0-9+.-]")
 
 
@@ -74,10 +74,10 @@ def find_url_credentials(text: str) -> tuple[int, int] | None:
     for match in _URL_AFTER_SCHEME.finditer(text):
         start = match.start()
         begin = start
-        while begin > 0 and start - begin < 16 and _SCHEME_CHAR.match(text, begin - 1):
+        while begin > 0 and start - begin < 32 and _SCHEME_CHAR.match(text, begin - 1):
             begin -= 1
         if begin > 0 and _SCHEME_CHAR.match(text, begin - 1):
-            continue  # a scheme longer than 16 characters: not one
+            continue  # a scheme longer than 32 characters: not one
         scheme = _SCHEME.search(text, begin, start)
         if scheme is None or scheme.end() != start:
             continue
@@ -113,5 +113,6 @@ def _jwt_check(match: re.Match[str]) -> bool:
 
 def _is_url_placeholder(password: str) -> bool:
     """'https://user:password@host' in documentation names the slot instead of filling it."""
-    return _literal(password) is None or password.lower() in {"password", "passwd", "pass", "pwd", "pw", "secret"}
+    return (_literal(password) is None or password.lower() in {"password", "passwd", "pass", "pwd", "pw", "secret"}
+            or (password.startswith("{") and password.endswith("}")))  # an f-string or template slot: {password}
 

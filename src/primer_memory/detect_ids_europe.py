@@ -324,6 +324,19 @@ def _inn_ok(value: str) -> bool:
             and sum(map(operator.mul, d, _INN_12)) % 11 % 10 == d[11])
 
 
+def find_ua_rnokpp(text: str) -> Span | None:
+    """Ukrainian taxpayer number, RNOKPP (formerly IPN): 10 digits, weights -1,5,7,9,4,6,10,5,7 mod 11 mod 10; named."""
+    return first_valid(_RNOKPP, text, _rnokpp_ok, _RNOKPP_NAMES, (b" 0000000000",))
+
+
+_RNOKPP = re.compile(rb" ([0-9]{10})" + END)
+_RNOKPP_NAMES = Names("рнокпп", "іпн", "ідентифікаційний код", "ідентифікаційний номер", "rnokpp", "ipn")
+
+
+def _rnokpp_ok(value: str) -> bool:
+    return weighted(value[:9], (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(value[9])
+
+
 EUROPE_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = (
     ("nl_bsn", "a Dutch BSN (eleven test valid)", find_nl_bsn, "BSN 111222333"),
     ("be_national_number", "a Belgian national register number (mod 97 valid)", find_be_national_number,
@@ -344,4 +357,5 @@ EUROPE_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], .
     ("gr_amka", "a Greek social security number, AMKA (Luhn valid)", find_gr_amka, "ΑΜΚΑ 01019012341"),
     ("ru_snils", "a Russian pension insurance number, SNILS (check valid)", find_ru_snils, "СНИЛС 112-233-445 95"),
     ("ru_inn", "a Russian taxpayer number, INN (check digits valid)", find_ru_inn, "ИНН 7707083893"),
+    ("ua_rnokpp", "a Ukrainian taxpayer number, RNOKPP (check digit valid)", find_ua_rnokpp, "РНОКПП 1234567899"),
 )

@@ -54,8 +54,22 @@ _COMMAND_SECRETS = (
         r"""basicauth|auth)\s*[=(]\s*\(?\s*(?:"[^"\n]{1,64}"|'[^'\n]{1,64}')\s*,\s*"""
         r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}')""", re.I)),
     # A log that names a password property on one line and prints its value on the next (Spring Boot).
-    (("password", "passwd", "secret", "token"), re.compile(r"""(?:password|passwd|secret|token)[\w.-]{0,40}["']?[ \t]*\n[ \t]*value[ \t]*[:=][ \t]*"""
+    (("password", "passwd", "secret", "token"), re.compile(
+        r"""(?:password|passwd|secret|token)[\w.-]{0,40}["']?[ \t]*\n[ \t]*value[ \t]*[:=][ \t]*"""
                             r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}'|\S{1,128})""", re.I)),
+    # Round 4: bind passwords in server configs (Apache mod_authnz_ldap, nslcd, sssd), connections opened in code
+    # with the password as an argument, and SQL that sets one.
+    (("bindpassword", "bindpw", "bind_password", "ldap_default_authtok"), re.compile(
+        r"^[ \t]*(?i:authldapbindpassword|bindpw|bind_password|ldap_default_authtok)[ \t]*[=:]?[ \t]*"
+        r"(?P<value>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|\S{1,128})", re.M)),
+    (("getconnection", "new mysqli", "mysqli_connect", "mysql_connect", "new pdo", "psycopg2.connect",
+      "pymysql.connect"), re.compile(
+        r"""(?:getconnection|new\s+mysqli|mysqli_connect|mysql_connect|new\s+pdo|psycopg2\.connect|pymysql\.connect)"""
+        r"""\s*\(\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,\s*(?:"[^"\n]{1,64}"|'[^'\n]{1,64}')\s*,\s*"""
+        r"""(?P<value>"[^"\n]{1,128}"|'[^'\n]{1,128}')""", re.I)),
+    (("identified by", "with password", "encrypted password"), re.compile(
+        r"""(?:identified\s+by|with\s+(?:encrypted\s+)?password|encrypted\s+password)\s+(?:password\s+)?"""
+        r"""(?P<value>'[^'\n]{1,128}'|"[^"\n]{1,128}")""", re.I)),
     (("define",), re.compile(r"""define\(\s*['"]\w{0,40}(?:password|passwd|pass|pwd|secret)['"]\s*,\s*"""
                           r"""(?P<value>'[^'\n]{1,128}'|"[^"\n]{1,128}")""", re.I)),
 )

@@ -26,7 +26,9 @@ from .detect_phrases import (_CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASS
 from .policy_scan import Span, _literal, first_in_windows, has_digit, lowered, positions
 
 _CLAUSE = 70  # how far after the word a value may be
-_CLAUSE_END = re.compile(r"\n|[.!?。！？](?:\s|$)|&&|\|\||\s\|\s|\)\s")  # a sentence, or a shell command
+# Where the value can no longer be: a new line or sentence, or a shell command's end. '!' and '?' end a clause only
+# after a space: a password may end in '!' ("... là gatto3203!"), and "password? its K9fcZoEv" goes on (round 4).
+_CLAUSE_END = re.compile(r"\n|[.。](?:\s|$)|[！？]|(?<=\s)[!?]|&&|\|\||\s\|\s|\)\s")
 
 # ----------------------------------------------------------------------------- passwords
 
@@ -80,21 +82,37 @@ def _judge_password(window: str) -> Span | None:
     clause = _clause(window[start:start + _CLAUSE])
     previous = ""
     offset = 0
-    for raw in clause.split():
+    first = True
+    ambiguous = word.group() in _AMBIGUOUS  # 'boarding pass LH2041A': only a chosen-looking token counts
+    tokens = clause.split()
+    if tokens and tokens[0].lower() in _ABOUT_PASSWORDS and (len(tokens) < 2 or tokens[1].lower() != "to"):
+        return None  # 'password manager Bitwarden2', 'password policy v2' talk about passwords ('reset to X' gives one)
+    for raw in tokens:
+        loose = first and not ambiguous
         found = clause.index(raw, offset)
         offset = found + len(raw)
         if _ATTRIBUTE.match(raw):
             previous = raw.lower()
             continue  # another key=value pair: 'minlength="14"'
         token = _ascii_head(raw.strip(_STRIP + "="))
-        if (previous not in _OBJECT_WORDS and strongly_chosen(token) and not NOT_A_VALUE.fullmatch(token)
+        # Right after the word ("pw gatto00") letters with digits are enough; further on it must look chosen.
+        near = loose and token.isascii() and looks_chosen(token) and any(c.isdigit() for c in token)
+        chosen = not _CJK.search(token) and (near or strongly_chosen(token))
+        if (previous not in _OBJECT_WORDS and chosen and not NOT_A_VALUE.fullmatch(token)
                 and not _CIPHER.fullmatch(token) and _literal(token) is not None):
             begin = start + found + raw.find(token)
             return begin, begin + len(token)
         previous = raw.lower().strip(_STRIP)
+        first = False
     return None
 
 
+_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")  # a clause in Chinese or Japanese is not a token
+_ABOUT_PASSWORDS = frozenset("""manager managers policy policies reset resets rotation field fields hint hints strength
+length requirement requirements rule rules expiry expiration change changes vault hash hashes hashing protected
+protection prompt dialog form screen page box input generator complexity history age spray spraying leak leaks breach
+breaches audit""".split())
+_AMBIGUOUS = frozenset({"pass", "creds", "credentials", "login pw"})
 _ATTRIBUTE = re.compile(r"""[A-Za-z_][\w.-]*=["']""")
 _PASSWORD_AT = re.compile("|".join(re.escape(w) for w in sorted(_PASSWORD_TRIGGERS, key=len, reverse=True)))
 _LONGEST_PASSWORD_WORD = max(map(len, _PASSWORD_TRIGGERS))
@@ -133,11 +151,13 @@ _NOT_SECRET_CODE = re.compile(r"\b(?:zip|postal|post|postcode|area|country|diall
                               r"confirmation|reference|order|invoice|error|status|exit|return|http|source|dress|"
                               r"qr|bar|color|colour|hex|country|language|tax|tariff|hs|airport|flight|seat|"
                               r"room|floor|platform|terminal|postleitzahl|código postal|codice postale|cap|"
-                              r"kod pocztowy|индекс|boarding|departure|arrival|number of|since|until|in)\b")
+                              r"kod pocztowy|индекс|boarding|departure|arrival|number of|since|until)\b")
+# A code sent by text message is a one-time password, whatever else the sentence calls it (round 4).
+_ONE_TIME = re.compile(r"\b(?:sms|text message|texto|otp|2fa|authenticator|login|sign-in|signin)\b")
 _CONNECTOR = (r"(?:\s*[:=：]|\s+(?:is|was|are|ist|lautet|est|es|é|è|är|er|je|jest|wynosi|это|είναι|is\s+now|now|"
               r"(?:is\s+|was\s+|has\s+been\s+)?(?:set|changed|reset|updated)\s+to|opens?\s+with|unlocks?\s+with)"
               r"|\s*[—–-](?=\s)|\s*(?:は|是|为|為|는|은))")
-_CODE_AFTER = re.compile(rf"(?P<mid>[^\n.!?;:=：\d]{{0,50}}?){_CONNECTOR}\s*(?:the\s+code\s+)?"
+_CODE_AFTER = re.compile(rf"(?P<mid>[^\n.!?;:=：\d]{{0,50}}?){_CONNECTOR}\s*(?:(?:the\s+)?code\s+)?"
                          r"(?P<value>#?\d{1,8}(?:[- ]\d{1,4}){0,4}[#*]?)(?![\w/:.,]\d)", re.I)
 _BEFORE = 24  # how far before the word a qualifier such as "zip" or "error" may be
 # After a PIN word, no connector: the number at once ("passcode 254136"), or after a word or two in a script
@@ -168,7 +188,7 @@ def _judge_code(window: str, word: str, before: str) -> Span | None:
     strong = word in _CODE_WORDS or "code" in mid or "pin" in mid or "combination" in mid
     if digits < (3 if strong or "set to" in match.group().lower() else 4) or digits > 12:
         return None
-    if _NOT_SECRET_CODE.search(before + window[:len(word)] + " " + mid):
+    if _NOT_SECRET_CODE.search(before + window[:len(word)] + " " + mid) and not _ONE_TIME.search(mid):
         return None
     after = _NEXT.match(window, match.end("value"))
     if after is not None and after.group(1).lower().strip(".,;)") in _QUANTITY:
@@ -228,8 +248,9 @@ _SECURITY_WORDS = ("maiden name", "security question", "security answer", "secre
                    "question secrète", "réponse secrète", "question de sécurité", "sicherheitsfrage",
                    "sicherheitsantwort", "pregunta de seguridad", "pregunta secreta", "respuesta secreta",
                    "domanda segreta", "domanda di sicurezza", "pergunta de segurança", "pergunta secreta",
-                   "name of my first pet", "first pet's name", "first pet", "geheime frage")
-_ANSWER = re.compile(r"[^\n?]{0,60}?(?:[:=]|\bis\b)\s*"
+                   "name of my first pet", "first pet's name", "first pet", "geheime frage", "memorable word",
+                   "memorable information", "memorable phrase", "mot mémorable", "palabra secreta")
+_ANSWER = re.compile(r"[^\n?]{0,60}?(?P<connector>[:=→]|->|=>|\bis\b)\s*"
                      r"(?P<value>[^\s\d?:=<>{}\[\]$][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
                      r"\s*(?:$|[.;,!\n])")
 _QUESTION_WORDS = frozenset("""what which who whom where when how why whose quel quelle quels qui où quand comment
@@ -247,9 +268,12 @@ def _judge_answer(window: str) -> Span | None:
         return None
     value = match.group("value")
     first = value.split()[0]
-    lowered_first = first.lower()
-    if (first[0].isalpha() and not first[0].isupper() and first[0].isascii()) or lowered_first in _QUESTION_WORDS \
-            or lowered_first in _DESCRIPTIVE or lowered_first.endswith(("ed", "ing")):
+    lowered_first = first.lower().rstrip(".,;!")
+    # One lowercase word may be an answer ("memorable word: tangerine"), but not after "is" ("... is optional").
+    several = len(value.split()) > 1 or match.group("connector") == "is"
+    if (several and first[0].isalpha() and not first[0].isupper() and first[0].isascii()) \
+            or lowered_first in _QUESTION_WORDS or lowered_first in _DESCRIPTIVE \
+            or lowered_first.endswith(("ed", "ing")):
         return None
     return match.span("value")
 

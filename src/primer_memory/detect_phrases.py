@@ -32,7 +32,8 @@ _UNITS = frozenset("""characters character chars char digits digit letters lette
 maximum zeichen stellen ziffern caractères caracteres chiffres dígitos caratteri cifre tekens cijfers znaków cyfr
 символов цифр 文字 桁 位""".split())
 
-_PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "passphrase", "pwd", "wi-fi key", "wifi key")
+_PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "passphrase", "pwd", "wi-fi key", "wifi key",
+                      "pass phrase", "unlock phrase", "secret phrase", "master phrase")
 _PASSWORD_WORDS_OTHER = (
     "mot de passe", "code d'accès", "code secret", "passwort", "kennwort", "contraseña", "clave", "senha",
     "palavra-passe", "parola d'ordine", "wachtwoord", "hasło", "haslo", "пароль",

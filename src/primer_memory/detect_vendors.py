@@ -41,6 +41,8 @@ def find_azure_storage_key(text: str) -> Span | None:
         return None
     for match in _AZURE_KEY.finditer(text):
         body = match.group()
+        if text.endswith(("sha512-", "sha384-"), 0, match.start()):
+            continue  # a subresource-integrity hash (package-lock.json, <script integrity=...>), published on purpose
         if any(c.isdigit() for c in body) and any(c.isupper() for c in body) and any(c.islower() for c in body):
             return match.span()
     return None

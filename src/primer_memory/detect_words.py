@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from .detect_phrases import _value_is_secret, looks_chosen
@@ -77,7 +79,8 @@ def _find_secret_assignment(text: str) -> Span | None:
 
 # Round 2: a long random token standing on its own is a key whatever its vendor ("keep it safe: CEoD...Lq6W").
 _LONE_RUN = re.compile(r"[A-Za-z0-9_+/=-]{32,}+")
-_PUBLIC_KEY_HEAD = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh")  # ssh-rsa / ssh-ed25519 / ecdsa public keys
+_PUBLIC_KEY_HEAD = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh",  # ssh-rsa / ssh-ed25519 / ecdsa public keys
+                    "pk_live_", "pk_test_", "sb_publishable_")  # publishable keys, made to ship in a web page
 _URL_OR_DATA = re.compile(r"[/:.@]$|base64,$")
 _LONE_MAX = 512  # longer runs are blobs (base64 files, hashes of hashes), not one key
 _DIGITS_GONE = str.maketrans("", "", "0123456789")
@@ -152,4 +155,26 @@ def find_byte_array_key(text: str) -> Span | None:
     for match in _BYTE_ARRAY.finditer(text):
         if _key_bytes(match):
             return match.span()
+    return None
+
+
+# A PEM private key inside base64, as kubeconfig's client-key-data and Kubernetes Secrets hold it (round 4):
+# base64 of "-----BEGIN" always starts with these 14 characters, and the decoded header names the key.
+_PEM_IN_BASE64 = "LS0tLS1CRUdJTi"
+_B64_RUN = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def find_encoded_private_key(text: str) -> Span | None:
+    """A base64-encoded PEM block whose header says PRIVATE KEY (a certificate's says CERTIFICATE)."""
+    pos = text.find(_PEM_IN_BASE64)
+    while pos != -1:
+        run = _B64_RUN.match(text, pos)
+        head = run.group()[:88] if run else ""
+        try:
+            decoded = base64.b64decode(head[:len(head) // 4 * 4], validate=True)
+        except (binascii.Error, ValueError):
+            decoded = b""
+        if b"PRIVATE KEY" in decoded and run is not None:
+            return run.span()
+        pos = text.find(_PEM_IN_BASE64, pos + 1)
     return None

@@ -11,9 +11,10 @@ its own detector, with the check its specification gives where it has one; the
 detectors live in modules by idea (detect_formats, detect_vendors, detect_tokens,
 detect_hashes, detect_urls, detect_numbers, detect_ids, detect_ids_europe,
 detect_ids_world, detect_phrases, detect_nearby, detect_lines, detect_codes,
-detect_words, poisoning) and are listed in one registry, `DETECTORS`. A refusal names the detector that fired; its reason is
-a fixed sentence per detector, so it can never repeat the secret. How well this
-does on text it was not tuned on is measured in benchmarks/bench_policy.py.
+detect_words, poisoning) and are listed in one registry, `DETECTORS`. A refusal
+names the detector that fired; its reason is a fixed sentence per detector, so it
+can never repeat the secret. How well this does on text it was not tuned on is
+measured in benchmarks/bench_policy.py.
 """
 
 
@@ -35,7 +36,8 @@ from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
 from .detect_phrases import find_password_phrase
-from .detect_words import _find_password_assignment, _find_secret_assignment, find_byte_array_key, find_lone_token
+from .detect_words import (_find_password_assignment, _find_secret_assignment, find_byte_array_key,
+                          find_encoded_private_key, find_lone_token)
 from .poisoning import find_hidden_text, find_instruction
 from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
                           _regex_finder, needs_digit)
@@ -139,6 +141,8 @@ DETECTORS: tuple[Detector, ...] = (
              "mother's maiden name: Kowalczyk"),
     Detector("lone_token", "a long random token (an API key of any vendor)", find_lone_token,
              "32+ characters of mixed case and digits, not in a URL or a public key"),
+    Detector("encoded_private_key", "a private key encoded in base64 (kubeconfig client-key-data, a Secret)",
+             find_encoded_private_key, "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQ..."),
     Detector("byte_array_key", "a secret key written as an array of its bytes", find_byte_array_key,
              "[249,157,213,...] (32 or 64 numbers 0-255)"),
     Detector("entry_code", "a code given by what it opens (a keypad, a lockbox, a locked file)", find_entry_code,

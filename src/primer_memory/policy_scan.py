@@ -138,7 +138,7 @@ def _has_letter_and_digit(value: str) -> bool:
 
 
 _PLACEHOLDER = re.compile(
-    r"""^(?:<[^>]*>|\$\{.*|\{\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|%\([^)]*\)s|%s|\*+|x{3,}|X{3,}|\.{3,}|…
+    r"""^(?:<[^>]*>|\$\{.*|\{\{.*|\$\(.*|\$__\w+\{.*|\$[A-Za-z_][A-Za-z0-9_]*|%\([^)]*\)s|%s|\*+|x{3,}|X{3,}|\.{3,}|…
          |true|false|null|none|nil|undefined|str|string|bytes|int|bool
          |redacted|\[redacted(?::[a-z_]+)?\]|\[hidden\]|your[_-].*|<your.*)$""",
     re.I | re.X,
