@@ -2,13 +2,14 @@
 
 Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus): recall (secrets
 refused), false alarms (harmless facts refused), the same for memory poisoning, and a single
-keyword regex for comparison. The corpus has three sources, each split by a hash of its phrasing
+keyword regex for comparison. The corpus has four sources, each split by a hash of its phrasing
 families before any tuning: "ours", written alongside the detectors; "independent", written later
-by someone who never saw them; "third", written later still by two more authors who saw neither
-the detectors nor the other corpora. Round 1 tuned on ours/tune (ours/heldout was then 176/186);
-round 2 on everything but independent/heldout (then 90/125, 1/96 false alarms); round 3 on
-everything but third/heldout, the honest figure now. Before round 3 the round-2 detectors scored
-third/heldout 129/187 (69.0%) with 8/107 false alarms (measured at commit 728cea3).
+by someone who never saw them; "third" and "fourth", written later still by three more authors who
+saw neither the detectors nor the other corpora. Round 1 tuned on ours/tune (ours/heldout was then
+176/186); round 2 on everything but independent/heldout (then 90/125, 1/96 false alarms); round 3
+on everything but third/heldout (then 164/187, 7/107; before round 3, 129/187, 8/107); round 4 on
+third/heldout too. Neither half of "fourth" has been tuned on: it is the honest figure now. Its
+held-out half's misses are not printed here (counts only), so that the half stays held out.
 
 Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
 inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
@@ -84,21 +85,21 @@ def quality() -> None:
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     keyword = lambda text: KEYWORD.search(text) is not None  # noqa: E731
     print("Part 1. Refusals on the labelled corpus (each source split by family before tuning)")
-    print("Round 3 tuned on every row but third/heldout, the one honest figure now.")
+    print("Round 4 tuned on every row but the fourth corpus's, the honest figures now (neither half tuned on).")
     print(f"{'source':<12} {'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
           f"{'poison refused':>16}")
     for source, half in (("ours", "tune"), ("ours", "heldout"), ("independent", "tune"), ("independent", "heldout"),
-                         ("third", "tune"), ("third", "heldout")):
+                         ("third", "tune"), ("third", "heldout"), ("fourth", "tune"), ("fourth", "heldout")):
         for name, rule in (("review()", refuses), ("keyword regex", keyword)):
             s = score(rule, half, source=source)
             p = score(rule, half, "poison", source=source)
             poison = f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}" if p.secrets else f"{'-':>16}"
             print(f"{source:<12} {half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
                   f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} {poison}")
-    held = score(refuses, "heldout", source="third")
-    print("third held-out misses:", *(f"  [{c.category}] {c.text[:160]!r}" for c in held.misses), sep="\n")
-    print("third held-out false alarms:", *(f"  [{review(c.text).detector}] {c.text[:160]!r}"
-                                           for c in held.false_alarms) or ["  (none)"], sep="\n")
+    tune = score(refuses, "tune", source="fourth")  # the half the next round may tune on
+    print("fourth tune-half misses:", *(f"  [{c.category}] {c.text[:160]!r}" for c in tune.misses), sep="\n")
+    print("fourth tune-half false alarms:", *(f"  [{review(c.text).detector}] {c.text[:160]!r}"
+                                              for c in tune.false_alarms) or ["  (none)"], sep="\n")
 
 
 def speed() -> None:

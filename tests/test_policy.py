@@ -59,8 +59,8 @@ def test_corpus_is_big_and_covers_every_detector() -> None:
     from primer_memory.detect_ids_world import WORLD_ID_DETECTORS
     from primer_memory.detect_tokens import TOKEN_DETECTORS
 
-    # The third corpus's held-out half stays out of every test but the count-only guard below.
-    tuned_on = [c for c in cases(labels=("secret", "poison")) if not (c.source == "third" and c.half == "heldout")]
+    # The fourth corpus stays out of every test but the count-only guard below.
+    tuned_on = [c for c in cases(labels=("secret", "poison")) if c.source != "fourth"]
     covered = {c.detector for c in POSITIVES} | {f.detector for c in tuned_on for f in findings(c.text)}
     # National ids and vendor tokens have test files of their own (test_detect_ids_world.py, test_detect_tokens.py).
     covered |= {name for name, _, find, example in WORLD_ID_DETECTORS if find(example) is not None}
@@ -198,15 +198,15 @@ def test_any_text_gets_a_known_reason(text: str) -> None:
 
 
 def test_corpus_figures_stay_where_they_were_measured() -> None:
-    """A regression guard on the figures bench_policy.py prints. Round 3 tuned on every half but the third
-    corpus's held-out one, so those stay where they were (two third/tune misses were left alone); the third
-    held-out half must not fall below its measured 164/187 nor raise more than its 7/107 false alarms.
-    Messages carry counts only, never the cases, so a failure cannot leak a held-out sentence."""
+    """A regression guard on the figures bench_policy.py prints: every half stays at its measured floor.
+    Rounds 1-4 tuned on every half but the fourth corpus's two (measured once, never tuned on). Messages
+    carry counts only, never the cases, so a failure cannot leak a held-out sentence."""
     from primer_memory.policy_corpus import score
 
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     floors = {("ours", "tune"): (154, 0), ("ours", "heldout"): (186, 0), ("independent", "tune"): (153, 0),
-              ("independent", "heldout"): (124, 0), ("third", "tune"): (160, 0), ("third", "heldout"): (164, 7)}
+              ("independent", "heldout"): (124, 0), ("third", "tune"): (160, 0), ("third", "heldout"): (185, 4),
+              ("fourth", "tune"): (90, 1), ("fourth", "heldout"): (89, 2)}
     for (source, half), (refused, alarms) in floors.items():
         s = score(refuses, half, source=source)
         assert s.refused_secrets >= refused and s.refused_harmless <= alarms, \

@@ -41,7 +41,7 @@ def test_independent_source_is_split_by_the_same_rule_one_sentence_a_family() ->
     for half in ("tune", "heldout"):
         assert len(cases(half, ("secret",), "independent")) >= 100
         assert len(cases(half, ("harmless",), "independent")) >= 50
-    assert {c.source for c in CORPUS} == {"ours", "independent", "third"}
+    assert {c.source for c in CORPUS} == {"ours", "independent", "third", "fourth"}
 
 
 def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
@@ -52,3 +52,11 @@ def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
     for half in ("tune", "heldout"):
         assert len(cases(half, ("secret",), "third")) >= 150
         assert len(cases(half, ("harmless",), "third")) >= 100
+
+
+def test_fourth_source_is_split_by_the_same_rule_one_text_a_family() -> None:
+    fourth = [c for c in CORPUS if c.source == "fourth"]
+    assert len(fourth) >= 300
+    assert all(c.family == f"fourth: {c.text}" and c.half == split_of(c.family) for c in fourth)
+    for half in ("tune", "heldout"):
+        assert len(cases(half, ("secret",), "fourth")) >= 90 and len(cases(half, ("harmless",), "fourth")) >= 60

@@ -8,13 +8,16 @@ or hand-written phrasing it came from) and its source:
   every sentence its own family;
 - "third": written later still, by two more authors who never saw the detectors or the other
   corpora (`corpus_third_a`: people's chat, notes and mail in many languages; `corpus_third_b`:
-  developers' shells, configs, logs and tokens), every text its own family.
+  developers' shells, configs, logs and tokens), every text its own family;
+- "fourth": written last, by one more author who saw none of the detectors or the other corpora
+  (`corpus_fourth`: the workplace, mixed: tickets, chat exports, mail, forms, OCR, configs).
 
 The split is by family, fixed by a hash (`split_of`), so a phrasing seen while tuning never
 reappears, with other values, in a held-out half. Round 1 tuned on ours/tune and reported
 ours/heldout (94.6%). Round 2 tuned on everything except independent/heldout. Round 3 tuned on
-everything except third/heldout, which is therefore the honest figure now; the halves tuned on,
-or printed by the benchmark, are no longer held out.
+everything except third/heldout (then 164/187). Round 4 tuned on that half too, and the fourth
+corpus, written after it and tuned on in neither half, is the honest figure now; the halves tuned
+on, or printed by the benchmark, are no longer held out.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Literal
 from . import corpus_values as v
 from .corpus_fresh import FRESH_HARMLESS, FRESH_SECRETS
 from .corpus_third_a import THIRD_A_HARMLESS, THIRD_A_SECRETS
+from .corpus_fourth import FOURTH_HARMLESS, FOURTH_SECRETS
 from .corpus_third_b import THIRD_B_HARMLESS, THIRD_B_SECRETS
 from .corpus_phrasings import HARMLESS, POISON, POISON_LOOKALIKES, SECRET_TEMPLATES
 
@@ -35,7 +39,7 @@ __all__ = ["Case", "CORPUS", "SEED", "Score", "Source", "cases", "score", "split
 
 Label = Literal["secret", "harmless", "poison"]
 Half = Literal["tune", "heldout"]
-Source = Literal["ours", "independent", "third"]
+Source = Literal["ours", "independent", "third", "fourth"]
 SEED = 20260918
 PER_TEMPLATE = 2
 
@@ -111,6 +115,9 @@ def _build() -> tuple[Case, ...]:
     for label, groups in (("secret", THIRD_A_SECRETS), ("harmless", THIRD_A_HARMLESS),
                           ("secret", THIRD_B_SECRETS), ("harmless", THIRD_B_HARMLESS)):
         built += [Case(t, label, category, f"third: {t}", "third")
+                  for category, texts in groups.items() for t in texts]
+    for label, groups in (("secret", FOURTH_SECRETS), ("harmless", FOURTH_HARMLESS)):
+        built += [Case(t, label, category, f"fourth: {t}", "fourth")
                   for category, texts in groups.items() for t in texts]
     seen: set[str] = set()
     unique = []
