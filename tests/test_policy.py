@@ -284,3 +284,14 @@ def test_round_2_detectors_fire_on_their_shapes_and_not_on_near_misses() -> None
                 "The archive is encrypted with AES-256.", "The seed phrase is written on paper in the safe."]
     for text in harmless:
         assert review(text).verdict != "refuse", (text, review(text).detector)
+
+
+def test_redact_masks_every_finding_even_when_a_marker_is_longer_than_the_secret() -> None:
+    """A marker is longer than the short secret it replaces; collected on a same-length copy, the password
+    further along stays within the phrase detector's reach and is masked too, and no marker is read as a
+    secret ('... password to [REDACTED:password_phrase]' once was)."""
+    text = "Kennwort für den Drucker-Benutzer print2go zurückgesetzt → Lotus-Berg-51"
+    out = redact(text)
+    assert "print2go" not in out and "Lotus-Berg-51" not in out, out
+    for masked in (out, redact("changed my bank login password to Gatto1105&"), redact("SIN 123 456 782")):
+        assert review(masked).verdict != "refuse" and findings(masked) == [], masked

@@ -251,7 +251,7 @@ _SECURITY_WORDS = ("maiden name", "security question", "security answer", "secre
                    "name of my first pet", "first pet's name", "first pet", "geheime frage", "memorable word",
                    "memorable information", "memorable phrase", "mot mémorable", "palabra secreta")
 _ANSWER = re.compile(r"[^\n?]{0,60}?(?P<connector>[:=→]|->|=>|\bis\b)\s*"
-                     r"(?P<value>[^\s\d?:=<>{}\[\]$][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
+                     r"(?P<value>[^\s\d?:=<>{}\[\]$*][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
                      r"\s*(?:$|[.;,!\n])")
 _QUESTION_WORDS = frozenset("""what which who whom where when how why whose quel quelle quels qui où quand comment
 was wer wo

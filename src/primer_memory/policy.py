@@ -223,27 +223,79 @@ def detector_table() -> list[dict[str, str]]:
 def findings(content: str) -> list[Finding]:
     """Every detector that fires on `content`, in registry order, with where it fired."""
     found = []
+    view = _unmarked(content)
     for detector in DETECTORS:
-        span = detector.find(content)
+        span = detector.find(view)
         if span is not None:
             found.append(Finding(detector.name, *span))
     return found
 
 
+_MARKER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+
+
+def _unmarked(text: str) -> str:
+    """`text` with each [REDACTED:...] marker as a run of '*' of the same length (offsets stay), which every
+    detector reads as a placeholder. Without this the marker's own words ('... password to [REDACTED:password_
+    phrase]') looked like a value, so masked text was refused again and redact() masked markers, not secrets."""
+    return _MARKER.sub(lambda m: "*" * len(m.group()), text) if "[REDACTED:" in text else text
+
+
 def redact(content: str) -> str:
-    """`content` with every finding replaced by [REDACTED:<detector>], for showing refused text safely."""
+    """`content` with every finding replaced by [REDACTED:<detector>], for showing refused text safely.
+
+    Findings are collected on a copy in which each one found is overwritten by '*' of the same length,
+    so offsets never move and a later detector sees the text as it was around it (a marker longer than
+    the secret once pushed a password out of the phrase detector's reach). Then each group of overlapping
+    findings becomes one marker, named by the detector that found it first.
+    """
     out = content
-    for _ in range(len(DETECTORS)):  # until a whole pass finds nothing: masking one finding can expose another
-        before = out                 # (the rest of a URL is no longer in a URL once its start is masked)
-        for detector in DETECTORS:   # re-run after each replacement so overlapping findings cannot leave pieces
-            for _ in range(len(content) + 1):  # a bound as a safety net: placeholders are never found again
-                span = detector.find(out)
-                if span is None:
-                    break
-                out = out[: span[0]] + f"[REDACTED:{detector.name}]" + out[span[1]:]
-        if out == before:
+    for _ in range(3):  # the markers change lengths; a second round catches what that exposes (rarely anything)
+        found = _all_spans(out)
+        if not found:
             break
+        out = _with_markers(out, found)
     return out
+
+
+def _all_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, detector) of every finding, each masked with '*' in a working copy before looking again."""
+    view = _unmarked(text)
+    found: list[tuple[int, int, str]] = []
+    for _ in range(len(DETECTORS)):  # until a whole pass finds nothing: masking one finding can expose another
+        grew = False
+        for detector in DETECTORS:
+            for _ in range(len(text) + 1):  # a bound as a safety net
+                span = detector.find(view)
+                if span is None or span[1] <= span[0] or view[span[0]:span[1]].strip("*") == "":
+                    break
+                found.append((span[0], span[1], detector.name))
+                view = view[:span[0]] + "*" * (span[1] - span[0]) + view[span[1]:]
+                grew = True
+        if not grew:
+            break
+    return found
+
+
+def _with_markers(text: str, found: list[tuple[int, int, str]]) -> str:
+    """`text` with each group of overlapping spans (and any marker they touch) replaced by one marker."""
+    spans = [(s, e, order, name) for order, (s, e, name) in enumerate(found)]
+    spans += [(m.start(), m.end(), len(found) + k, m.group()[10:-1]) for k, m in enumerate(_MARKER.finditer(text))]
+    spans.sort()
+    groups: list[list[tuple[int, int, int, str]]] = []
+    for span in spans:
+        if groups and span[0] < max(e for _, e, _, _ in groups[-1]):
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    out, pos = [], 0
+    for group in groups:
+        start, end = group[0][0], max(e for _, e, _, _ in group)
+        name = min(group, key=lambda g: g[2])[3]
+        out += [text[pos:start], f"[REDACTED:{name}]"]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 # --------------------------------------------------------------------------- small talk
@@ -283,8 +335,9 @@ def review(content: str) -> PolicyDecision:
     """
     if not isinstance(content, str):
         raise TypeError(f"content must be a string, got {type(content).__name__}")
+    view = _unmarked(content)  # a masked secret stays masked: "[REDACTED:...]" is never read as one
     for detector in DETECTORS:
-        if detector.find(content) is not None:
+        if detector.find(view) is not None:
             return PolicyDecision("refuse", detector.reason, detector.name)
     if _is_small_talk(content):
         return PolicyDecision("skip", SKIP_REASON, "small_talk")
