@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from .token_scan import first_of, random_enough
-from .policy_scan import Span, first_accepted, lowered
+from .policy_scan import Span, first_accepted, lowered, match_of
 
 _CRYPT_CHARS = "./A-Za-z0-9"
 _C = f"[{_CRYPT_CHARS}]"
@@ -82,12 +82,9 @@ def _first_in(pattern: re.Pattern[str], text: str, accept: Callable[[str], bool]
     """
     for found in dict.fromkeys(pattern.findall(_cut(text, lead))):
         if accept(found):
-            pos = text.find(found)
-            while pos != -1:
-                match = pattern.match(text, pos)
-                if match is not None and match.group() == found:
-                    return match
-                pos = text.find(found, pos + 1)
+            match = match_of(pattern, text, found)  # None if the cut joined pieces into a match the text lacks
+            if match is not None:
+                return match
     return None
 
 

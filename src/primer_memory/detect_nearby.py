@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 
 from .detect_codes import _CIPHER
-from .detect_phrases import (_CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS, NOT_A_VALUE,
-                             _ascii_head, looks_chosen)
-from .policy_scan import Span, _literal, first_in_windows, has_digit, lowered, positions
+from .detect_phrases import (_CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
+                             NOT_A_VALUE, _ascii_head, looks_chosen)
+from .policy_scan import Span, _literal, first_in_windows, has_digit, lower_in_place, lowered, positions
 
 _CLAUSE = 70  # how far after the word a value may be
 # Where the value can no longer be: a new line or sentence, or a shell command's end. '!' and '?' end a clause only
@@ -61,16 +61,11 @@ def _clause(window: str) -> str:
     return window if end is None else window[:end.start()]
 
 
-def _same_length_lower(text: str) -> str:
-    low = text.lower()
-    return low if len(low) == len(text) else "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-
-
 def _judge_password(window: str) -> Span | None:
     """The first chosen-looking token in the clause after the password word at window[1:]."""
     if _GLUED.match(window):
         return None  # '1Password', 'bypass', 'compass'
-    low = _same_length_lower(window)
+    low = lower_in_place(window)
     word = _PASSWORD_AT.match(low, 1)
     if word is None:
         return None
@@ -97,7 +92,7 @@ def _judge_password(window: str) -> Span | None:
         token = _ascii_head(raw.strip(_STRIP + "="))
         # Right after the word ("pw gatto00") letters with digits are enough; further on it must look chosen.
         near = loose and token.isascii() and looks_chosen(token) and any(c.isdigit() for c in token)
-        chosen = not _CJK.search(token) and (near or strongly_chosen(token))
+        chosen = not _CJK_CHAR.search(token) and (near or strongly_chosen(token))  # a Chinese clause is no token
         if (previous not in _OBJECT_WORDS and chosen and not NOT_A_VALUE.fullmatch(token)
                 and not _CIPHER.fullmatch(token) and _literal(token) is not None):
             begin = start + found + raw.find(token)
@@ -107,7 +102,6 @@ def _judge_password(window: str) -> Span | None:
     return None
 
 
-_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")  # a clause in Chinese or Japanese is not a token
 _ABOUT_PASSWORDS = frozenset("""manager managers policy policies reset resets rotation field fields hint hints strength
 length requirement requirements rule rules expiry expiration change changes vault hash hashes hashing protected
 protection prompt dialog form screen page box input generator complexity history age spray spraying leak leaks breach

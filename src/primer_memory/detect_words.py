@@ -168,13 +168,14 @@ def find_encoded_private_key(text: str) -> Span | None:
     """A base64-encoded PEM block whose header says PRIVATE KEY (a certificate's says CERTIFICATE)."""
     pos = text.find(_PEM_IN_BASE64)
     while pos != -1:
-        run = _B64_RUN.match(text, pos)
-        head = run.group()[:88] if run else ""
+        run = _B64_RUN.match(text, pos)  # always a match: the text at pos is base64
+        assert run is not None
+        head = run.group()[:88]
         try:
             decoded = base64.b64decode(head[:len(head) // 4 * 4], validate=True)
         except (binascii.Error, ValueError):
             decoded = b""
-        if b"PRIVATE KEY" in decoded and run is not None:
+        if b"PRIVATE KEY" in decoded:
             return run.span()
         pos = text.find(_PEM_IN_BASE64, pos + 1)
     return None

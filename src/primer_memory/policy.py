@@ -231,7 +231,7 @@ def findings(content: str) -> list[Finding]:
     return found
 
 
-_MARKER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_MARKER = re.compile(r"\[REDACTED:(?P<detector>[a-z0-9_]+)\]")
 
 
 def _unmarked(text: str) -> str:
@@ -280,7 +280,7 @@ def _all_spans(text: str) -> list[tuple[int, int, str]]:
 def _with_markers(text: str, found: list[tuple[int, int, str]]) -> str:
     """`text` with each group of overlapping spans (and any marker they touch) replaced by one marker."""
     spans = [(s, e, order, name) for order, (s, e, name) in enumerate(found)]
-    spans += [(m.start(), m.end(), len(found) + k, m.group()[10:-1]) for k, m in enumerate(_MARKER.finditer(text))]
+    spans += [(m.start(), m.end(), len(found) + k, m.group("detector")) for k, m in enumerate(_MARKER.finditer(text))]
     spans.sort()
     groups: list[list[tuple[int, int, int, str]]] = []
     for span in spans:

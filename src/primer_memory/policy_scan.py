@@ -87,13 +87,21 @@ def first_accepted(pattern: re.Pattern[str], text: str, accept: Callable[[str], 
 
 def _first_match_of(pattern: re.Pattern[str], text: str, candidate: str) -> re.Match[str]:
     """Where `pattern` first matches exactly `candidate` (findall saw it, so it is there)."""
+    match = match_of(pattern, text, candidate)
+    if match is None:
+        raise AssertionError(f"{pattern.pattern!r} found {candidate!r} but it is not in the text")
+    return match
+
+
+def match_of(pattern: re.Pattern[str], text: str, candidate: str) -> re.Match[str] | None:
+    """Where `pattern` first matches exactly `candidate` in `text`, or None if it does nowhere."""
     pos = text.find(candidate)
     while pos != -1:
         match = pattern.match(text, pos)
         if match is not None and match.group() == candidate:
             return match
         pos = text.find(candidate, pos + 1)
-    raise AssertionError(f"{pattern.pattern!r} found {candidate!r} but it is not in the text")
+    return None
 
 
 def _regex_finder(pattern: re.Pattern[str], check: Callable[[re.Match[str]], bool] | None = None,
@@ -222,6 +230,11 @@ def lowered(text: str) -> str:
 
     Cached: every detector of one review() asks for the same text.
     """
+    return lower_in_place(text)
+
+
+def lower_in_place(text: str) -> str:
+    """lowered() without the cache, for short windows that must not push the whole text out of it."""
     low = text.lower()
     if len(low) == len(text):
         return low
