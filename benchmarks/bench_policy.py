@@ -61,6 +61,12 @@ ADVERSARIAL = {  # each about 1 MB
     "'$2b$' repeated": "$2b$" * 250_000,
     "'BSN 111222333 ' repeated": "BSN 111222333 " * 71_429,
     "'shpat_' repeated": "shpat_" * 166_667,
+    # Round 5: inputs aimed at the detectors that read the place (next lines, tables, notifications, cookies).
+    "'site,password' lines": "site,password\n" * 71_429,
+    "'a@b.cd / ' repeated": "a@b.cd / " * 111_111,
+    "'123456 is your ' repeated": "123456 is your " * 66_667,
+    "'sessionid=' repeated": "sessionid=" * 100_000,
+    "'what's the code?' lines": "what's the code?\n" * 58_824,
 }
 
 
@@ -73,6 +79,8 @@ def _random_inputs(rng: random.Random) -> dict[str, str]:
         "random base64": "".join(rng.choice(b64) for _ in range(MB)),
         "random printable": "".join(rng.choice(string.printable) for _ in range(MB)),
         "random dated ids": " ".join(f"{rng.randrange(10**6):06d}-{rng.randrange(10**4):04d}" for _ in range(83_333)),
+        "masked table rows": "user,password\n" + "".join(f"u{rng.randrange(10**6)},********\n" for _ in range(62_500)),
+        "lines under 'password'": "".join(f"password reset\n{rng.randrange(10**8):08d} ok\n" for _ in range(40_000)),
         "prose with numbers": "The invoice from Globex was paid on Friday by Alice, 2026-09-18, order 4471. " * 13_000,
     }
 

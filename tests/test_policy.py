@@ -68,6 +68,9 @@ def test_corpus_is_big_and_covers_every_detector() -> None:
     from test_detect_nearby import FIRES  # the round-3 and round-4 shapes, each checked against its own detector
 
     covered |= set(FIRES)
+    from test_detect_context import FIRES as ROUND_5  # round 5, the same way
+
+    covered |= set(ROUND_5)
     missing = sorted({d.name for d in DETECTORS} - covered)
     assert missing == [], missing
 

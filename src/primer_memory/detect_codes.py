@@ -143,7 +143,7 @@ _JP_ACCOUNT = re.compile(r"(?:銀行|ゆうちょ)[^\n]{0,30}?(?:普通|当座)(
                          r"(?P<value>\d{7})(?!\d)")
 # Any country: an account number (6-20 digits) after its name, with a bank named nearby (round 3, from general
 # knowledge of how people write bank details, not from a corpus): "Kontonummer 1234 5678 90, Sparkasse, BLZ ...".
-_ACCOUNT = re.compile(r"(?:account\s*(?:number|no\.?|#)|acct\.?\s*(?:no\.?|#)?|a/c|kontonummer|konto-nr\.?|"
+_ACCOUNT = re.compile(r"(?:account\s*(?:number|no\.?|#)|acct\.?\s*(?:no\.?|#)?|a/c\.?\s*(?:no\.?|#|number)?|kontonummer|konto-nr\.?|"
                       r"num[ée]ro de compte|n° de compte|n[uú]mero de (?:la )?cuenta|n[uú]mero da conta|"
                       r"numero (?:di|del) conto|conto corrente|rekeningnummer|numer konta|номер сч[её]та|"
                       r"р/с|口座番号|账号|帐号|账户|계좌번호|hesap (?:no|numarası))\s*[:=#]?\s*"

@@ -129,7 +129,10 @@ _PIN_WORDS = ("pin", "puk", "passcode", "pincode", "pin code", "code pin", "code
               "bestätigungscode", "código de verificación", "codice di verifica", "kod weryfikacyjny",
               "код подтверждения", "رمز", "الرقم السري", "קוד", "türcode", "cvv", "cvc", "cvv2", "csc", "clave",
               "पिन", "รหัส", "mã pin", "kode pin", "tuercode", "torcode", "haustürcode",
-              "alarmcode", "tresorcode", "zahlencode", "schlosscode", "digicode", "deurcode", "portkod", "portkoden")
+              "alarmcode", "tresorcode", "zahlencode", "schlosscode", "digicode", "deurcode", "portkod", "portkoden",
+              # Round 5: codes that stand in for a second factor.
+              "bypass code", "backup code", "recovery code", "auth code", "authentication code", "mfa code",
+              "temporary code", "temp code", "one-time passcode", "access code")
 _CARD_CODES = frozenset({"cvv", "cvc", "cvv2", "csc"})
 _CODE_WORDS = ("code", "combination", "combo", "código", "codice", "kod", "код", "пин", *_PIN_WORDS)
 _LOCK_WORDS = ("door", "front door", "back door", "gate", "garage", "alarm", "disarm", "key safe", "keysafe",
@@ -144,15 +147,19 @@ _NOT_SECRET_CODE = re.compile(r"\b(?:zip|postal|post|postcode|area|country|diall
                               r"promo|promotion|discount|coupon|voucher|gift|product|item|sku|tracking|booking|"
                               r"confirmation|reference|order|invoice|error|status|exit|return|http|source|dress|"
                               r"qr|bar|color|colour|hex|country|language|tax|tariff|hs|airport|flight|seat|"
-                              r"room|floor|platform|terminal|postleitzahl|código postal|codice postale|cap|"
+                              r"room number|floor number|platform|terminal|postleitzahl|código postal|codice postale|cap|"
                               r"kod pocztowy|индекс|boarding|departure|arrival|number of|since|until)\b")
 # A code sent by text message is a one-time password, whatever else the sentence calls it (round 4).
 _ONE_TIME = re.compile(r"\b(?:sms|text message|texto|otp|2fa|authenticator|login|sign-in|signin)\b")
 _CONNECTOR = (r"(?:\s*[:=：]|\s+(?:is|was|are|ist|lautet|est|es|é|è|är|er|je|jest|wynosi|это|είναι|is\s+now|now|"
               r"(?:is\s+|was\s+|has\s+been\s+)?(?:set|changed|reset|updated)\s+to|opens?\s+with|unlocks?\s+with)"
               r"|\s*[—–-](?=\s)|\s*(?:は|是|为|為|는|은))")
-_CODE_AFTER = re.compile(rf"(?P<mid>[^\n.!?;:=：\d]{{0,50}}?){_CONNECTOR}\s*(?:(?:the\s+)?code\s+)?"
-                         r"(?P<value>#?\d{1,8}(?:[- ]\d{1,4}){0,4}[#*]?)(?![\w/:.,]\d)", re.I)
+# The words between may hold a number glued to letters ("(valid 1h)"), not a free one ("for 2 people").
+# Round 5: a door code may hold one letter ("Code de la porte : 44B52"), though not h or x (12h30, 80x200).
+_CODE_AFTER = re.compile(rf"(?P<mid>(?:[^\n.!?;:=：\d]|\d(?=[\da-z])){{0,50}}?){_CONNECTOR}\s*"
+                         r"(?:(?:the\s+)?code\s+)?"
+                         r"(?P<value>\d{2,4}[a-gi-wyz]\d{1,4}(?![a-z\d])|#?\d{1,8}(?:[- ]\d{1,4}){0,4}[#*]?)"
+                         r"(?![\w/:.,]\d)", re.I)
 _BEFORE = 24  # how far before the word a qualifier such as "zip" or "error" may be
 # After a PIN word, no connector: the number at once ("passcode 254136"), or after a word or two in a script
 # without spaces between words or with case endings ("رمز الصراف الآلي 4716").
@@ -221,11 +228,17 @@ def find_code_nearby(text: str) -> Span | None:
 _WIFI = re.compile(r"(?:wi-?fi|wlan|ssid)\b[^\n]{0,60}?(?:\b(?:key|pw|pwd|pass|password|mk|psk|clé|clave)\b|/)"
                    r"\s*[:=]?\s*(?P<value>[^\s/]{6,64})", re.I)
 _WIFI_TRIGGERS = ("wifi", "wi-fi", "wlan", "ssid")
+# Round 5: the key's name before the network word ("Le code wifi c'est zaq15778$", "clave del wifi: ...").
+_WIFI_NAMED = re.compile(r"(?:code|clé|cle|mdp|password|pass|key|passwort|schlüssel|clave|contraseña|senha|chiave|"
+                         r"codice|kod|код|пароль)\s+(?:du\s+|de\s+la\s+|de\s+|del\s+|do\s+|della\s+|dello\s+|"
+                         r"for\s+(?:the\s+)?|für\s+(?:das\s+)?|от\s+)?(?:wi-?fi|wlan)\b[^\n]{0,20}?"
+                         r"(?:c['’]est|est|is|ist|es|é|è|[:=：])\s*(?P<value>[^\s/]{6,64})", re.I)
+_WIFI_BEFORE = 40
 
 
 def _judge_wifi(window: str) -> Span | None:
     """The first key-looking value after a network name in a window that starts at 'wifi', 'wlan' or 'ssid'."""
-    for match in _WIFI.finditer(window):
+    for match in (*_WIFI.finditer(window, _WIFI_BEFORE), *_WIFI_NAMED.finditer(window)):
         value = match.group("value").rstrip(".,;)")
         chosen = (looks_chosen(value) and any(c.isdigit() for c in value)) or strongly_chosen(value)
         if chosen and not NOT_A_VALUE.fullmatch(value):
@@ -235,7 +248,7 @@ def _judge_wifi(window: str) -> Span | None:
 
 def find_wifi_key(text: str) -> Span | None:
     """A Wi-Fi network's key given after its name: 'WiFi: SunnyNest_5G / key KZ0Z6MY4X3'."""
-    return first_in_windows(text, positions(text, _WIFI_TRIGGERS), 0, 130, _judge_wifi)
+    return first_in_windows(text, positions(text, _WIFI_TRIGGERS), _WIFI_BEFORE, 130, _judge_wifi)
 
 
 _SECURITY_WORDS = ("maiden name", "security question", "security answer", "secret question", "secret answer",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .policy_scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, next_word, positions
+from .policy_scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, check_places, next_word, positions
 
 # Words that describe a password rather than being one: "the password is on the wiki", "... is required".
 _DESCRIPTIVE = frozenset("""
@@ -26,6 +26,7 @@ case case-sensitive sensitive insensitive due available unavailable there here s
 personal shared unique temporary permanent automatic manual mine yours theirs ours his hers
 being been be one your my our their his her see ask check call contact use found
 bad good fine ok okay required needed expired changed set reset
+kept stored saved hashed salted encrypted sent shown hidden masked managed rotated synced written typed entered
 """.split())
 # A number or word followed by one of these describes a length: "the PIN is 4 digits", "... is four characters long".
 _UNITS = frozenset("""characters character chars char digits digit letters letter symbols words long minimum min max
@@ -72,7 +73,7 @@ _WORD_RE = ("(?:" + "|".join(re.escape(w) for w in _ALL_LATIN) + r")(?![\w])|(?:
             + "|".join(re.escape(w) for w in _CJK_WORDS) + ")")
 _QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|"
               r"voor|от|для|"
-              r"dla|di|till|til|k|του|της)\s+[^\n:=,]{1,40}?"
+              r"dla|di|till|til|k|του|της|για|pour|para|per|pro|na|för|på)\s+[^\n:=,]{1,40}?"
               r"|\s+(?:i|we|you|she|he|they)\s+[\w ]{1,25}?"
               r"|\s+(?-i:[A-Z])[\w-]{1,20}(?=\s+(?:est|ist|es|é|è|är|er|je)\s)"  # a name: "mot de passe Gmail est"
               r"|\s+(?:שלי|الخاصة\s+بي)))?")
@@ -178,6 +179,7 @@ def find_password_phrase(text: str) -> Span | None:
         window = text[pos:pos + _WINDOW]
         key = (glued, window)
         if key not in judged:
+            check_places(len(judged) + 1)
             judged[key] = _judge(window, glued)
         span = judged[key]
         if span is not None:
@@ -217,6 +219,8 @@ def _judge_phrase(match: re.Match[str]) -> Span | None:
                                                                              word.replace(" ", "_")):
         return None  # "password = password" in code passes a variable
     quoted = _QUOTED.match(raw) is not None
+    if not quoted and not strong and match.group("other") is None and any(c in raw for c in ",;|"):
+        return None  # no connector, and cells: a table's header word above a row ("password\nbank,ana,****")
     value = raw if quoted else _ascii_head(raw.rstrip(_TRAILING))
     literal = _literal(value)
     if literal is None or literal.startswith("//"):

@@ -54,7 +54,8 @@ _SECRET_ASSIGNMENT = re.compile(r"""(?:secret|token|key|auth|credentials?)["']?[
 _AUTH_SCHEME = re.compile(r"(?:bearer|token|basic)[ \t]+" + _SECRET_VALUE, re.I)
 _SECRET_TRIGGER = ("secret", "token", "key", "auth", "credential")
 # Round 2: "this API key, keep it safe: <random>": the name, a few words, a colon, then a random value.
-_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b[^:\n]{0,40}:[ \t]*"
+_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b[^:\n]{0,40}"
+                          r"(?::|\s(?:is|was|ist|est|es|é|è)\s)[ \t]*"
                           + _SECRET_VALUE, re.I)
 _NAMED_LATER_TRIGGER = ("api", "access", "secret", "token")
 _AUTH_TRIGGER = ("bearer", "token", "basic")
@@ -70,10 +71,9 @@ def _find_secret_assignment(text: str) -> Span | None:
     for match in _matches_folded(_AUTH_TRIGGER, _AUTH_SCHEME, text, _AFTER_UNICODE_WORD):
         if _high_entropy(match.group("value")):
             return match.span("value")
-    if ":" in text:
-        for match in _matches_folded(_NAMED_LATER_TRIGGER, _NAMED_LATER, text, _AFTER_UNICODE_WORD):
-            if _high_entropy(match.group("value")):
-                return match.span("value")
+    for match in _matches_folded(_NAMED_LATER_TRIGGER, _NAMED_LATER, text, _AFTER_UNICODE_WORD):
+        if _high_entropy(match.group("value")):
+            return match.span("value")
     return None
 
 

@@ -30,6 +30,8 @@ from .detect_codes import find_bank_account, find_entry_code, find_recovery_secr
 from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
                              _SLACK, _STRIPE, _jwt_check, _sk_check, find_key_block, slack_check, varied,
                              find_url_credentials)
+from .detect_context import (find_account_password, find_login_pair, find_one_time_code, find_passphrase_words,
+                             find_password_followup, find_session_cookie, find_table_secret)
 from .detect_ids_world import WORLD_ID_DETECTORS
 from .detect_tokens import TOKEN_DETECTORS
 from .detect_lines import find_cli_password, find_credential_file_line
@@ -39,8 +41,8 @@ from .detect_phrases import find_password_phrase
 from .detect_words import (_find_password_assignment, _find_secret_assignment, find_byte_array_key,
                           find_encoded_private_key, find_lone_token)
 from .poisoning import find_hidden_text, find_instruction
-from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, Detector, Span,
-                          _regex_finder, needs_digit)
+from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, MAX_PLACES, Detector, Span,
+                          TooDense, _regex_finder, needs_digit)
 
 __all__ = [
     "DETECTORS",
@@ -48,6 +50,7 @@ __all__ = [
     "Detector",
     "Finding",
     "PolicyDecision",
+    "TOO_DENSE",
     "detector_table",
     "findings",
     "iban_valid",
@@ -182,6 +185,21 @@ DETECTORS: tuple[Detector, ...] = (
     # Round 3: national identifiers and bank details of 26 more countries, each with its specification's check.
     *(Detector(name, description, needs_digit(find), example)
       for name, description, find, example in WORLD_ID_DETECTORS),
+    # Round 5: secrets known by their place: the line after a password word, an account beside its password,
+    # a table's secret column, a notification's one-time code, a session cookie.
+    Detector("password_followup", "a password given on the line after the word (a question and its answer)",
+             find_password_followup, "what's the password? / it was ndd4g2jYwoRI"),
+    Detector("login_pair", "an e-mail address with its password beside it", find_login_pair,
+             "design@acme.example / 4NJz6OSStXEi"),
+    Detector("table_secret", "a filled cell in a table column named for a secret", find_table_secret,
+             "site,user,password / bank,ana,Rosa!2024"),
+    Detector("one_time_code", "a one-time code in a notification", find_one_time_code,
+             "451687 is your verification code"),
+    Detector("session_cookie", "a session cookie", find_session_cookie, "JSESSIONID=<32 hex>; sessionid=..."),
+    Detector("account_password", "a chosen-looking password given to an account (admin, root, login)",
+             find_account_password, 'set the local admin to "Letmein489?"; my laptop login is marmalade-Otter-31'),
+    Detector("passphrase_words", "a passphrase of plain words, or an app password in letters", find_passphrase_words,
+             "passphrase: orbit velvet cactus drum 42; app password abcd-efgh-ijkl-mnop"),
     Detector("prompt_injection", "instructions aimed at the model", find_instruction,
              "ignore previous instructions; from now on always ...; SYSTEM:",
              why="a memory is pasted into every future prompt, so it must be a fact, never a command",
@@ -220,12 +238,22 @@ def detector_table() -> list[dict[str, str]]:
     return [{"detector": d.name, "catches": d.description, "example": d.example} for d in DETECTORS]
 
 
+# A text with more credential words than the policy reads one by one is refused unread (fail closed).
+TOO_DENSE = "too_dense"
+TOO_DENSE_REASON = (f"refused: more than {MAX_PLACES:,} places that name a credential, too many to check one by one "
+                    f"(detector: {TOO_DENSE}); a memory is a short fact, so split the text and write the facts")
+
+
 def findings(content: str) -> list[Finding]:
-    """Every detector that fires on `content`, in registry order, with where it fired."""
+    """Every detector that fires on `content`, in registry order, with where it fired (a text too dense to read
+    gives one finding over the whole of it)."""
     found = []
     view = _unmarked(content)
     for detector in DETECTORS:
-        span = detector.find(view)
+        try:
+            span = detector.find(view)
+        except TooDense:
+            return [Finding(TOO_DENSE, 0, len(content))]
         if span is not None:
             found.append(Finding(detector.name, *span))
     return found
@@ -259,6 +287,14 @@ def redact(content: str) -> str:
 
 
 def _all_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, detector) of every finding; a text too dense to read is one finding over all of it."""
+    try:
+        return _spans_read(text)
+    except TooDense:
+        return [(0, len(text), TOO_DENSE)]
+
+
+def _spans_read(text: str) -> list[tuple[int, int, str]]:
     """(start, end, detector) of every finding, each masked with '*' in a working copy before looking again."""
     view = _unmarked(text)
     found: list[tuple[int, int, str]] = []
@@ -337,8 +373,11 @@ def review(content: str) -> PolicyDecision:
         raise TypeError(f"content must be a string, got {type(content).__name__}")
     view = _unmarked(content)  # a masked secret stays masked: "[REDACTED:...]" is never read as one
     for detector in DETECTORS:
-        if detector.find(view) is not None:
-            return PolicyDecision("refuse", detector.reason, detector.name)
+        try:
+            if detector.find(view) is not None:
+                return PolicyDecision("refuse", detector.reason, detector.name)
+        except TooDense:
+            return PolicyDecision("refuse", TOO_DENSE_REASON, TOO_DENSE)
     if _is_small_talk(content):
         return PolicyDecision("skip", SKIP_REASON, "small_talk")
     return PolicyDecision("store", STORE_REASON)

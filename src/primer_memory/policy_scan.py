@@ -331,10 +331,29 @@ def first_in_windows(source: str, starts: list[int], before: int, after: int,
     return span[0] + p - before, span[1] + p - before
 
 
+# How many distinct places one detector judges in one text. A memory is a fact of a few sentences: it has a handful.
+# A text with thousands of credential words, each before different text, would cost Python work per place (about
+# 10 us each, several detectors per word: 40,000 lines of "password reset" / "<random number>" took 2-3 s per MB),
+# so past this many the text is refused unread, never stored unread.
+MAX_PLACES = 2048
+
+
+class TooDense(Exception):
+    """More distinct places to judge in one text than the policy reads (MAX_PLACES): refused, not stored."""
+
+
+def check_places(count: int) -> None:
+    """Raise TooDense when one detector would judge more than MAX_PLACES distinct places."""
+    if count > MAX_PLACES:
+        raise TooDense(f"{count} distinct places to judge; the policy reads at most {MAX_PLACES} in one text")
+
+
 def _first_judged(starts: list[int], windows: list[str],
                   judge: Callable[[str], Span | None]) -> tuple[int, Span] | None:
     """The first start whose window `judge` finds a span in, with that span; each distinct window judged once."""
-    verdicts = {window: judge(window) for window in dict.fromkeys(windows)}
+    distinct = dict.fromkeys(windows)
+    check_places(len(distinct))
+    verdicts = {window: judge(window) for window in distinct}
     if all(span is None for span in verdicts.values()):
         return None
     return next((p, verdicts[w]) for p, w in zip(starts, windows) if verdicts[w] is not None)  # type: ignore[misc]
