@@ -31,6 +31,7 @@ from typing import Literal
 from . import corpus_values as v
 from .corpus_fresh import FRESH_HARMLESS, FRESH_SECRETS
 from .corpus_third_a import THIRD_A_HARMLESS, THIRD_A_SECRETS
+from .corpus_fifth import FIFTH_HARMLESS, FIFTH_SECRETS
 from .corpus_fourth import FOURTH_HARMLESS, FOURTH_SECRETS
 from .corpus_third_b import THIRD_B_HARMLESS, THIRD_B_SECRETS
 from .corpus_phrasings import HARMLESS, POISON, POISON_LOOKALIKES, SECRET_TEMPLATES
@@ -39,7 +40,7 @@ __all__ = ["Case", "CORPUS", "SEED", "Score", "Source", "cases", "score", "split
 
 Label = Literal["secret", "harmless", "poison"]
 Half = Literal["tune", "heldout"]
-Source = Literal["ours", "independent", "third", "fourth"]
+Source = Literal["ours", "independent", "third", "fourth", "fifth"]
 SEED = 20260918
 PER_TEMPLATE = 2
 
@@ -118,6 +119,9 @@ def _build() -> tuple[Case, ...]:
                   for category, texts in groups.items() for t in texts]
     for label, groups in (("secret", FOURTH_SECRETS), ("harmless", FOURTH_HARMLESS)):
         built += [Case(t, label, category, f"fourth: {t}", "fourth")
+                  for category, texts in groups.items() for t in texts]
+    for label, groups in (("secret", FIFTH_SECRETS), ("harmless", FIFTH_HARMLESS)):
+        built += [Case(t, label, category, f"fifth: {t}", "fifth")
                   for category, texts in groups.items() for t in texts]
     seen: set[str] = set()
     unique = []
