@@ -59,24 +59,38 @@ def test_panel_widgets_have_the_classes_the_browser_test_uses() -> None:
     assert "pm-policy-text" in panel.text._dom_classes
 
 
-def test_every_policy_panel_message_is_true_over_the_corpus() -> None:
-    """For every labelled sentence and preset: the verdict, detector and reason shown are review()'s, and the
-    masked text holds no finding and none of the matched secrets."""
+def _panel_tells_the_truth(text: str) -> bool:
+    """The verdict, detector and reason the panel shows are review()'s, and the masked text holds no finding and
+    none of the matched secrets."""
     import html as html_module
 
     from primer_memory.policy import findings
+
+    decision, view = review(text), policy_view(text)
+    page = view.html()
+    if (view.verdict, view.reason, view.detector) != (decision.verdict, decision.reason, decision.detector):
+        return False
+    if f">{decision.verdict.upper()}</b>" not in page or html_module.escape(decision.reason) not in page:
+        return False
+    if ("The text with the finding masked" in page) != (decision.verdict == "refuse"):
+        return False
+    if decision.verdict == "refuse":
+        if findings(view.redacted):
+            return False
+        for f in findings(text):
+            secret = text[f.start:f.end]
+            if len(secret) >= 6 and (secret in page or secret in view.redacted):
+                return False
+    return True
+
+
+def test_every_policy_panel_message_is_true_over_the_corpus() -> None:
+    """For every labelled sentence and preset, the panel tells the truth. A failure names the texts of the halves
+    tuned on, and only counts those of the corpora kept out of tuning (fourth, fifth), so it never shows them."""
     from primer_memory.policy_corpus import CORPUS
 
-    texts = [c.text for c in CORPUS] + [s for _, s in POLICY_EXAMPLES] + ["", " ", "<b>x</b>"]
-    for text in texts:
-        decision, view = review(text), policy_view(text)
-        page = view.html()
-        assert (view.verdict, view.reason, view.detector) == (decision.verdict, decision.reason, decision.detector)
-        assert f">{decision.verdict.upper()}</b>" in page and html_module.escape(decision.reason) in page
-        assert ("The text with the finding masked" in page) == (decision.verdict == "refuse")
-        if decision.verdict == "refuse":
-            assert findings(view.redacted) == []
-            for f in findings(text):
-                secret = text[f.start:f.end]
-                if len(secret) >= 6:
-                    assert secret not in page and secret not in view.redacted
+    shown = [c.text for c in CORPUS if c.source not in ("fourth", "fifth")]
+    shown += [s for _, s in POLICY_EXAMPLES] + ["", " ", "<b>x</b>"]
+    assert [t for t in shown if not _panel_tells_the_truth(t)] == []
+    kept_out = [c.text for c in CORPUS if c.source in ("fourth", "fifth")]
+    assert sum(not _panel_tells_the_truth(t) for t in kept_out) == 0, "panel untrue on a kept-out text (count only)"

@@ -82,10 +82,13 @@ def find_entry_code(text: str) -> Span | None:
 _CODE_ITEM = r"[a-z0-9]{4,10}(?:[- ][a-z0-9]{4,10})?"
 # Separated by commas, spaces or lines, maybe numbered ("1. 8070 2150") (round 4: lists on lines, no colon).
 _ITEM_GAP = r"(?:\s*[,;]\s*|[ \t]+|\s*\n\s*(?:\d{1,2}[.)]\s+)?)"
-_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{0,40}(?:[:\-–]|\n)\s*"
+# Round 6: a line of advice may stand between the heading and the codes ("Keep these in a safe place.").
+_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{0,40}(?:[:\-–]|\n)"
+                       r"(?:[^\n\d:]{0,60}\n)?\s*"
                        rf"(?:\d{{1,2}}[.)]\s+)?(?P<value>{_CODE_ITEM}(?:{_ITEM_GAP}{_CODE_ITEM})+)")
 # An authenticator (TOTP) secret: base32, 16+ characters, often in groups of four.
-_OTP_SEED = re.compile(r"\b(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,50}[:=]?\s*"
+_OTP_SEED = re.compile(r"\b(?:(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,50}"
+                       r"|authenticator\b[^:\n]{0,30}:)[:=]?\s*"  # round 6: "... key in your authenticator app:"
                        r"(?P<value>[a-z2-7]{4}(?: ?[a-z2-7]{4}){3,15})(?![a-z2-7])")
 # A wallet's recovery (seed) phrase: 12 to 24 lowercase words after its name.
 _SEED_PHRASE = re.compile(r"\b(?:(?:recovery|seed|mnemonic|backup|secret)\s+(?:phrase|words)|wallet)\b[^:\n]{0,40}"
@@ -107,16 +110,36 @@ def _recovery_key(match: re.Match[str]) -> bool:
 
 
 def _codes_with_digits(value: str) -> bool:
-    """Every listed code has a digit (words such as 'are stored in the vault' are not codes)."""
-    codes = re.split(r"[\s,;]+(?:\d{1,2}[.)]\s+)?", value)
-    return len(codes) >= 2 and all(any(c.isdigit() for c in code) for code in codes if code)
+    """Every listed code has a digit (words such as 'are stored in the vault' are not codes), or (round 6) three or
+    more codes of one length, most with a digit: Steam's 'R9CYW RQAHL RE8SD' has a code of letters only."""
+    codes = [c for c in re.split(r"[\s,;]+(?:\d{1,2}[.)]\s+)?", value) if c]
+    with_digit = sum(any(ch.isdigit() for ch in code) for code in codes)
+    if len(codes) >= 2 and with_digit == len(codes):
+        return True
+    return len(codes) >= 3 and len({len(c) for c in codes}) == 1 and with_digit * 2 > len(codes)
 
 
-_RECOVERY_CHECKS: tuple[Check, ...] = ((_RECOVERY_KEY, _recovery_key),
+# Round 6: a seed phrase written as a numbered sheet ("1. wild 2. excuse ...") or in labelled rows ("words 1-6: ...").
+_SEED_SHEET = re.compile(r"\b(?:seed|mnemonic|recovery\s+phrase|secret\s+phrase|backup\s+sheet|wallet|ledger|trezor|"
+                         r"metamask|words?\s+1\b)"
+                         r"[^\n]{0,40}?(?P<value>(?:[\s:.)\-–]*(?:\d{1,2}[.):-]?|words?\s+\d{1,2}\s*-\s*\d{1,2}:)?"
+                         r"\s*[a-z]{3,8}\b){12,24})")
+_NOT_SEED = frozenset("""the and for with you your our are was were this that from have has not but all can will
+into about what when which their there they them then than been also some more just like over only very""".split())
+
+
+def _seed_sheet(match: re.Match[str]) -> bool:
+    """Twelve to twenty-four plain words once numbers and labels are dropped, hardly any of them function words."""
+    words = [w for w in re.findall(r"[a-z]+", match.group("value")) if w not in ("word", "words")]
+    return len(words) >= 12 and sum(w in _NOT_SEED for w in words) <= 1
+
+
+_RECOVERY_CHECKS: tuple[Check, ...] = ((_RECOVERY_KEY, _recovery_key), (_SEED_SHEET, _seed_sheet),
     (_RECOVERY, lambda m: _codes_with_digits(m.group("value"))),
     (_OTP_SEED, _has_digit), (_SEED_PHRASE, _any))
 _RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
-                      "authenticator", "seed", "mnemonic", "wallet")  # each pattern above starts with one of these
+                      "authenticator", "seed", "mnemonic", "wallet", "ledger", "trezor", "metamask", "words 1",
+                      "word 1")  # each pattern above starts with one of these
 
 
 def find_recovery_secret(text: str) -> Span | None:
@@ -158,9 +181,22 @@ def _bank_account(match: re.Match[str]) -> bool:
     return 6 <= digits <= 20 and _BANK_WORD.search(match.string) is not None
 
 
+# Round 6: a cheque's MICR line (⑆ routing ⑆ account ⑈), and a Mexican CLABE (18 digits, weights 3-7-1) by name.
+_MICR = re.compile(r"⑆\s?(?P<aba>\d{9})\s?⑆\s*(?P<value>\d[\d ]{3,16}\d)\s?⑈")
+_CLABE = re.compile(r"\bclabe\b[^\d\n]{0,40}(?P<value>(?<!\d)\d{3}[ -]?\d{3}[ -]?\d{11}[ -]?\d(?!\d))")
+
+
+def clabe_valid(clabe: str) -> bool:
+    """Banxico's CLABE check: weights 3, 7, 1 over the first 17 digits, products mod 10, and 10 minus the sum mod 10."""
+    digits = [int(c) for c in clabe if c.isdigit()]
+    return len(digits) == 18 and (10 - sum(d * w % 10 for d, w in zip(digits[:17], [3, 7, 1] * 6)) % 10) % 10 == digits[17]
+
+
 _BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any),
+                                   (_MICR, lambda m: aba_valid(m.group("aba"))),
+                                   (_CLABE, lambda m: clabe_valid(m.group("value"))),
                                    (_JP_ACCOUNT, _any), (_ACCOUNT, _bank_account))
-_BANK_TRIGGERS = ("routing", "aba", "rtn", "transit", "銀行", "ゆうちょ", "account", "acct", "a/c", "konto", "compte",
+_BANK_TRIGGERS = ("routing", "aba", "rtn", "transit", "⑆", "clabe", "銀行", "ゆうちょ", "account", "acct", "a/c", "konto", "compte",
                   "cuenta", "conta", "conto", "rekeningnummer", "numer konta", "сч", "р/с", "口座番号", "账号", "帐号",
                   "账户", "계좌번호", "hesap")
 

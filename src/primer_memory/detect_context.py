@@ -370,7 +370,7 @@ _PHRASE_AT = re.compile("|".join(re.escape(w) for w in sorted(_PHRASE_WORDS, key
 _LONGEST_PHRASE_WORD = max(map(len, _PHRASE_WORDS))
 # Four or more plain words after ':' or 'is': "passphrase: orbit velvet cactus drum 42" (diceware), or an app
 # password of four groups of four letters: "abcd-efgh-ijkl-mnop" (Apple), "abcd efgh ijkl mnop" (Google).
-_WORDS_AFTER = re.compile(r"[^\n:=]{0,40}?(?::|=|\bis\b|\bist\b|\best\b)[ \t]*[\"'“]?"
+_WORDS_AFTER = re.compile(r"[^\n:=]{0,40}?(?::|=|\bis\b|\bist\b|\best\b|\bit['’]s\b)[ \t]*[\"'“]?"
                           r"(?P<value>[a-z]{3,10}(?P<sep>[ .-])[a-z]{3,10}(?:(?P=sep)[a-z]{3,10}){2,7}"
                           r"(?:(?P=sep)\d{1,4})?)(?![\w-])")
 _LETTER_GROUPS = re.compile(r"[^\n]{0,60}?(?<![\w-])(?P<value>[a-z]{4}(?P<sep>[ -])[a-z]{4}(?P=sep)[a-z]{4}"
@@ -397,7 +397,8 @@ def _judge_phrase(window: str) -> Span | None:
     if word is None:
         return None
     after = word.end()
-    if ":" not in window and "=" not in window and " is" not in window and " es" not in window:
+    if ":" not in window and "=" not in window and " is" not in window and " es" not in window and "'s" not in window \
+            and "’s" not in window:
         return None  # every value below follows a colon or 'is' ('ist', 'est')
     if word.group().startswith(("app", "application")):
         match = _LETTER_GROUPS.match(window, after)

@@ -253,6 +253,19 @@ find_uk_sort_code_account.__doc__ = "UK bank details: a sort code NN-NN-NN after
 find_au_bsb_account = _pair_finder(b"bsb", _AU_CODE, _AU_ACCOUNT, (b"000000", b"0000 0000"))
 find_au_bsb_account.__doc__ = "Australian bank details: a BSB NNN-NNN after 'BSB' with a 6-10 digit account."
 
+# Round 6 (from the ICP's published layout): 784, the birth year, seven digits and a Luhn check digit.
+_AE_EMIRATES_ID = re.compile(r"(?<![\d-])784[- ]?(?:19|20)\d\d[- ]?\d{7}[- ]?\d(?![\d-])")
+
+
+def find_ae_emirates_id(text: str) -> Span | None:
+    """A UAE Emirates ID: 784-YYYY-NNNNNNN-C, the whole Luhn-valid."""
+    if "784" not in text:
+        return None
+    for match in _AE_EMIRATES_ID.finditer(text):
+        if luhn_ok(digits_of(match.group())):
+            return match.span()
+    return None
+
 
 WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = EUROPE_ID_DETECTORS + (
     ("cn_resident_id", "a Chinese resident identity number (MOD 11-2 valid)", find_cn_resident_id,
@@ -275,4 +288,5 @@ WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ..
      "sort code 12-34-56, account 12345678"),
     ("au_bsb_account", "Australian bank details (a BSB with its account number)", find_au_bsb_account,
      "BSB 062-000 account 12345678"),
+    ("ae_emirates_id", "a UAE Emirates ID (Luhn valid)", find_ae_emirates_id, "784-1990-1234567-6"),
 )

@@ -173,12 +173,24 @@ pounds""".split()) | _UNITS
 _NEXT = re.compile(r"\s*(\S{1,20})")
 
 
+# Round 6: after a PIN word, up to three words naming whose PIN, then the number ("PIN ATM BCA saya 333993").
+_CODE_AFTER_WORDS = re.compile(r"(?P<mid>(?:[ \t]+[^\W\d]{1,12}){1,3})[ \t]+(?P<value>\d{4,8})(?![\w/:.,-]\d|[\w-])")
+_NOT_OWNER = frozenset("""in since until by from after before during of for to at on every each per is was are be will
+has have had pad model version type size length digits reset changed expired expires policy valid""".split())
+_A_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
 def _judge_code(window: str, word: str, before: str) -> Span | None:
     """A PIN-like number after a connector in the clause following a code or lock word (`before`: what precedes)."""
     match = _CODE_AFTER.match(window, len(word))
     bare = match is None and word in _PIN_WORDS
     if bare:
         match = (_CODE_BARE if word.isascii() else _CODE_BARE_OTHER_SCRIPT).match(window, len(word))
+    if match is None and word in _PIN_WORDS and word not in _CARD_CODES:
+        owned = _CODE_AFTER_WORDS.match(window, len(word))
+        if (owned is not None and not any(w in _NOT_OWNER for w in owned.group("mid").split())
+                and not _A_YEAR.fullmatch(owned.group("value"))):
+            match = owned
     if match is None:
         return None
     if bare and len(match.group("value").rstrip("#*")) < (3 if word in _CARD_CODES else 4):

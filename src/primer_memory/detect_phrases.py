@@ -73,7 +73,7 @@ _WORD_RE = ("(?:" + "|".join(re.escape(w) for w in _ALL_LATIN) + r")(?![\w])|(?:
             + "|".join(re.escape(w) for w in _CJK_WORDS) + ")")
 _QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|"
               r"voor|от|для|"
-              r"dla|di|till|til|k|του|της|για|pour|para|per|pro|na|för|på)\s+[^\n:=,]{1,40}?"
+              r"dla|di|till|til|k|του|της|για|pour|para|per|pro|na|för|på|in|im|nel|nella|en|w|в|em|no)\s+[^\n:=,]{1,40}?"
               r"|\s+(?:i|we|you|she|he|they)\s+[\w ]{1,25}?"
               r"|\s+(?-i:[A-Z])[\w-]{1,20}(?=\s+(?:est|ist|es|é|è|är|er|je)\s)"  # a name: "mot de passe Gmail est"
               r"|\s+(?:שלי|الخاصة\s+بي)))?")
@@ -90,13 +90,13 @@ _PHRASE = re.compile(
 # No connector after a qualifier ("пароль от wifi Up6dELT7"): a short qualifier, and a value with a digit or symbol.
 _PHRASE_LOOSE = re.compile(
     rf"(?P<word>{_WORD_RE})\s+(?:for|of|on|at|für|de|du|del|do|da|van|от|для|dla|di)\s+"
-    r"(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40}(?:\s+(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40})?"
+    r"(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40}(?:\s+(?!(?:is|est|ist|es|é|è|to|это)\s)\S{1,40}){0,2}"
     r"\s+(?P<value>[^\s\"'`“”]{0,64}[\d!#$%&*+?@^~][^\s\"'`“”]{0,64})",
     re.I,
 )
 _NOT_AFTER = re.compile(r"[^\W\u3000-\u9fff\uff00-\uffef]")  # a Latin or Cyrillic word char: '1Password', 'bypass'
-_NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts|l|r)\s+)?\d{1,12}"
-                            r"(?:[\s,/-]{1,3}(?:(?:left|right|l|r)\s+)?\d{1,12}){0,5}[#*]?",
+_NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts)\s+|[lr]\s*)?\d{1,12}"
+                            r"(?:[\s,/-]{1,3}(?:(?:left|right)\s+|[lr]\s*)?\d{1,12}){0,5}[#*]?",
                             re.I)
 _SYMBOLS = frozenset("!#$%&*+?@^~_")
 _TIME_WORDS = frozenset("in since until by from after before during of".split())
@@ -205,7 +205,18 @@ def _judge(window: str, glued: bool) -> Span | None:
     literal = _literal(value)
     if literal is not None and looks_chosen(literal) and not NOT_A_VALUE.fullmatch(literal):
         return loose.start("value"), loose.start("value") + len(value)
+    # Round 6: a numeric password after a short qualifier ("senha do app do banco 727914"), unless the qualifier
+    # names whose number it is ("password for user 100234" gives a user id).
+    between = window[loose.end("word"):loose.start("value")].lower().split()
+    if (literal is not None and literal.isdigit() and 6 <= len(literal) <= 12
+            and not any(w.strip(".:#") in _NUMBERED for w in between)):
+        return loose.start("value"), loose.start("value") + len(value)
     return None
+
+
+# Words after which a number identifies something rather than opening it.
+_NUMBERED = frozenset("""user usuario usuário utilisateur benutzer account konto compte cuenta conta id ticket order
+client cliente customer kunde number nummer numéro número no nr case invoice member""".split())
 
 
 def _judge_phrase(match: re.Match[str]) -> Span | None:

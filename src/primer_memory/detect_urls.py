@@ -79,3 +79,18 @@ def find_otpauth_secret(text: str) -> Span | None:
     low = lowered(text)
     match = first_of((("otpauth", _OTPAUTH, True),), low)
     return None if match is None else match.span("secret")
+
+
+# Round 6: Go's MySQL driver takes a DSN with no scheme: user:password@tcp(host:port)/db (also unix(...), udp(...)).
+_DSN = re.compile(r"(?<![\w.:/@-])[\w.-]{1,64}:(?P<password>[^\s@:/\"'()]{3,128})@(?:tcp|tcp6|udp|unix)\(")
+
+
+def find_dsn_credentials(text: str) -> Span | None:
+    """A password in a driver DSN without a scheme: 'root:s3cret@tcp(127.0.0.1:3306)/shop'."""
+    if "@" not in text or "(" not in text:
+        return None
+    for match in _DSN.finditer(text):
+        password = match.group("password")
+        if not (password.startswith(("<", "{", "$", "%(")) or set(password) <= set("*x.")):
+            return match.span("password")
+    return None

@@ -14,12 +14,12 @@ from .policy_scan import (_AFTER_UNICODE_WORD, _TRAILING, Span, _entropy, _high_
 
 # Found by the word at the key's end, then the whole key is read backwards and checked: fast to scan for.
 _PASSWORD_ASSIGNMENT = re.compile(
-    r"""(?:password|passwd|passphrase|pass|pwd|pw)["']?[ \t]*(?P<op>=|:)[ \t]*
+    r"""(?:password|passwd|passphrase|pass|pwd|pw|psk)["']?[ \t]*(?P<op>=|:)[ \t]*
         (?P<value>"[^"\n]{0,256}"|'[^'\n]{0,256}'|[^\s,;&"']+)""",
     re.I | re.X,
 )
-_PASSWORD_ASSIGNMENT_TRIGGER = ("pass", "pw")
-_PASSWORD_KEY = re.compile(r"(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:password|passwd|passphrase)|pass|pwd|pw)", re.I)
+_PASSWORD_ASSIGNMENT_TRIGGER = ("pass", "pw", "psk")  # psk: a Wi-Fi key (wpa_supplicant, hostapd's wpa_psk)
+_PASSWORD_KEY = re.compile(r"(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:password|passwd|passphrase)|pass|pwd|pw|psk)", re.I)
 
 def _find_password_assignment(text: str) -> Span | None:
     """Config and code: DB_PASSWORD=..., "password": "...", PGPASSWORD: ... (templates like ${X} pass)."""
@@ -54,10 +54,10 @@ _SECRET_ASSIGNMENT = re.compile(r"""(?:secret|token|key|auth|credentials?)["']?[
 _AUTH_SCHEME = re.compile(r"(?:bearer|token|basic)[ \t]+" + _SECRET_VALUE, re.I)
 _SECRET_TRIGGER = ("secret", "token", "key", "auth", "credential")
 # Round 2: "this API key, keep it safe: <random>": the name, a few words, a colon, then a random value.
-_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b[^:\n]{0,40}"
+_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|private[ _-]?key|secret(?:[ _-]?key)?|token)\b[^:\n]{0,40}"
                           r"(?::|\s(?:is|was|ist|est|es|é|è)\s)[ \t]*"
                           + _SECRET_VALUE, re.I)
-_NAMED_LATER_TRIGGER = ("api", "access", "secret", "token")
+_NAMED_LATER_TRIGGER = ("api", "access", "private", "secret", "token")
 _AUTH_TRIGGER = ("bearer", "token", "basic")
 
 def _find_secret_assignment(text: str) -> Span | None:

@@ -33,6 +33,10 @@ from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFAC
 from .detect_context import (find_account_password, find_login_pair, find_one_time_code, find_passphrase_words,
                              find_password_followup, find_session_cookie, find_table_secret)
 from .detect_ids_world import WORLD_ID_DETECTORS
+from .detect_documents import find_bitlocker_key, find_document_number, find_mrz
+from .detect_health import find_insurance_member_id, find_medicare_mbi
+from .detect_urls import find_dsn_credentials
+from .detect_spoken import find_spoken_digits
 from .detect_tokens import TOKEN_DETECTORS
 from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
@@ -200,6 +204,20 @@ DETECTORS: tuple[Detector, ...] = (
              find_account_password, 'set the local admin to "Letmein489?"; my laptop login is marmalade-Otter-31'),
     Detector("passphrase_words", "a passphrase of plain words, or an app password in letters", find_passphrase_words,
              "passphrase: orbit velvet cactus drum 42; app password abcd-efgh-ijkl-mnop"),
+    # Round 6, from the fifth corpus's tune half: what a voice transcript makes of a PIN.
+    Detector("spoken_digits", "a PIN, code or number read out in words", find_spoken_digits,
+             "my debit card pin is one two seven one"),
+    Detector("mrz", "a passport's or ID card's machine-readable zone (ICAO check digits valid)", find_mrz,
+             "P<UTOERIKSSON<<ANNA... / L898902C36UTO7408122F1204159..."),
+    Detector("document_number", "an identity document's number with its ICAO check digit", find_document_number,
+             "identity card T22000129"),
+    Detector("bitlocker_key", "a BitLocker recovery key (each group a multiple of 11)", find_bitlocker_key,
+             "8 groups of 6 digits"),
+    Detector("medicare_mbi", "a Medicare Beneficiary Identifier", find_medicare_mbi, "1EG4-TE5-MK73"),
+    Detector("insurance_member_id", "a health plan's member ID", find_insurance_member_id,
+             "Member ID: ... with an insurer named near it"),
+    Detector("dsn_credentials", "a password in a database DSN", find_dsn_credentials,
+             "root:pw@tcp(127.0.0.1:3306)/shop"),
     Detector("prompt_injection", "instructions aimed at the model", find_instruction,
              "ignore previous instructions; from now on always ...; SYSTEM:",
              why="a memory is pasted into every future prompt, so it must be a fact, never a command",
