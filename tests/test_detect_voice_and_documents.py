@@ -68,6 +68,8 @@ HARMLESS = [
     if _clabe("00201007777777777")[-1] != "9" else "CLABE 002010077777777770",
     "PIN pad model 4471 is back", "PIN changed in 2019", "password for user 100234 was reset",
     "The combination of one two three factors matters.", "Medicare covers people over 65.",
+    # YAML tags that fetch the value from elsewhere (added after the fifth held-out measurement showed one):
+    "wifi:\n  ssid: !secret home_ssid\n  password: !secret home_wifi_key", "db_password: !vault |",
 ]
 
 
