@@ -41,7 +41,7 @@ def test_independent_source_is_split_by_the_same_rule_one_sentence_a_family() ->
     for half in ("tune", "heldout"):
         assert len(cases(half, ("secret",), "independent")) >= 100
         assert len(cases(half, ("harmless",), "independent")) >= 50
-    assert {c.source for c in CORPUS} == {"ours", "independent", "third", "fourth", "fifth"}
+    assert {c.source for c in CORPUS} == {"ours", "independent", "third", "fourth", "fifth", "sixth"}
 
 
 def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
@@ -68,3 +68,11 @@ def test_fifth_source_is_split_by_the_same_rule_one_text_a_family() -> None:
     assert all(c.family == f"fifth: {c.text}" and c.half == split_of(c.family) for c in fifth)
     for half in ("tune", "heldout"):
         assert len(cases(half, ("secret",), "fifth")) >= 90 and len(cases(half, ("harmless",), "fifth")) >= 60
+
+
+def test_sixth_source_is_split_by_the_same_rule_one_text_a_family() -> None:
+    sixth = [c for c in CORPUS if c.source == "sixth"]
+    assert len(sixth) >= 300
+    assert all(c.family == f"sixth: {c.text}" and c.half == split_of(c.family) for c in sixth)
+    for half in ("tune", "heldout"):
+        assert len(cases(half, ("secret",), "sixth")) >= 85 and len(cases(half, ("harmless",), "sixth")) >= 55
