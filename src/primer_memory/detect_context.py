@@ -135,20 +135,26 @@ def find_login_pair(text: str) -> Span | None:
 
 # ----------------------------------------------------------------------------- tables with a secret column
 
+# Round 7: columns of identity and bank numbers, as a spreadsheet of staff or customers names them.
+_ID_COLUMNS = """nationalid nationalidnumber idcardnumber passportnumber passportno bankaccount bankcardnumber cpf dni
+nif nie codicefiscale steuerid 身份证号 身份证号码 身份证 银行卡号 银行卡 卡号 银行账号 マイナンバー 個人番号 주민등록번호 계좌번호"""
 # Header names (lowered, spaces, '_', '-' and '.' removed) whose column holds a secret.
 _SECRET_COLUMNS = frozenset("""password passwd pwd pass passcode passphrase pin pincode puk cvv cvc cvv2 csc
 securitycode cardnumber card cardno ccnumber ccnum creditcard creditcardnumber pan iban accountnumber acctno
 ssn sin nino socialsecuritynumber taxid token accesstoken apikey apitoken secret secretkey clientsecret otp totp
 totpsecret 2fasecret mfasecret seed seedphrase mnemonic privatekey wifipassword wifikey psk loginpassword
 userpassword motdepasse mdp passwort kennwort contraseña clave senha wachtwoord hasło haslo пароль パスワード
-密码 密碼 비밀번호 şifre sifre lösenord salasana heslo jelszó parola""".split())
+密码 密碼 비밀번호 şifre sifre lösenord salasana heslo jelszó parola""".split()) | frozenset(_ID_COLUMNS.split())
 _NUMERIC_COLUMNS = frozenset("""pin pincode puk cvv cvc cvv2 csc securitycode cardnumber card cardno ccnumber
-ccnum creditcard creditcardnumber pan iban accountnumber acctno ssn sin nino socialsecuritynumber taxid""".split())
+ccnum creditcard creditcardnumber pan iban accountnumber acctno ssn sin nino socialsecuritynumber taxid""".split()
+                             ) | frozenset(_ID_COLUMNS.split())
 _COLUMN_TRIGGERS = ("pass", "pwd", "pin", "puk", "cvv", "cvc", "csc", "card", "cc", "pan", "iban", "acc", "acct",
                     "ssn", "sin", "nino", "social", "tax", "token", "api", "secret", "client", "otp", "totp", "2fa",
                     "mfa", "seed", "mnemonic", "private", "wifi", "psk", "login", "user", "security", "mot", "mdp",
                     "kennwort", "contraseña", "clave", "senha", "wachtwoord", "has", "пароль", "パスワード", "密码",
-                    "密碼", "비밀번호", "şifre", "sifre", "lösenord", "salasana", "heslo", "jelszó", "parola")
+                    "密碼", "비밀번호", "şifre", "sifre", "lösenord", "salasana", "heslo", "jelszó", "parola",
+                    "national", "idcard", "id card", "passport", "bank", "cpf", "dni", "nif", "nie", "codice", "steuer",
+                    "身份证", "银行", "卡号", "マイナンバー", "個人番号", "주민등록번호", "계좌번호")
 _DELIMITERS = (",", ";", "\t", "|")
 _NOT_FILLED = frozenset("""yes no y n true false set unset none null nil n/a na - -- — ? ok changed expired reset
 required optional hidden masked redacted unknown tbd todo empty blank same ✓ ✔ x""".split())

@@ -267,6 +267,45 @@ def find_ae_emirates_id(text: str) -> Span | None:
     return None
 
 
+# Round 7, from the Thai and Hungarian specifications (the sixth corpus's tune half held one of each).
+def find_th_national_id(text: str) -> Span | None:
+    """Thai national ID: 13 digits, the last a weighted mod 11 check; printed 1-2345-67890-12-1 it counts alone."""
+    return (first_valid(_TH_GROUPED, text, _th_ok, shapes=(b" 0-0000-00000-00-0",))
+            or first_valid(_TH, text, _th_ok, _TH_NAMES, (b" 0000000000000",)))
+
+
+_TH_GROUPED = re.compile(rb" ([1-8]-[0-9]{4}-[0-9]{5}-[0-9]{2}-[0-9])" + END)
+_TH = re.compile(rb" ([1-8][0-9]{12})" + END)
+_TH_NAMES = Names("บัตรประชาชน", "ประจำตัวประชาชน", "thai id", "citizen id")
+
+
+def _th_ok(value: str) -> bool:
+    d = [int(c) for c in digits_of(value)]
+    return (11 - sum(d[i] * (13 - i) for i in range(12)) % 11) % 10 == d[12]
+
+
+def find_hu_ids(text: str) -> Span | None:
+    """Hungarian TAJ (social insurance: 9 digits, 3-7 weighted mod 10) or tax id (8 and 9 digits, mod 11), named."""
+    return (first_valid(_HU_TAJ, text, _taj_ok, _HU_TAJ_NAMES, (b" 000000000", b" 000 000 000", b" 000-000-000"))
+            or first_valid(_HU_TAX, text, _hu_tax_ok, _HU_TAX_NAMES, (b" 0000000000",)))
+
+
+_HU_TAJ = re.compile(rb" ([0-9]{3}[ -]?[0-9]{3}[ -]?[0-9]{3})" + _GROUPED + END)
+_HU_TAJ_NAMES = Names("taj", "tajszám", "taj szám", "társadalombiztosítási", "tarsadalombiztositasi")
+_HU_TAX = re.compile(rb" (8[0-9]{9})" + END)
+_HU_TAX_NAMES = Names("adóazonosító", "adoazonosito", "adószám", "hungarian tax")
+
+
+def _taj_ok(value: str) -> bool:
+    d = [int(c) for c in digits_of(value)]
+    return sum(d[i] * (3 if i % 2 == 0 else 7) for i in range(8)) % 10 == d[8]
+
+
+def _hu_tax_ok(value: str) -> bool:
+    d = [int(c) for c in value]
+    return sum((i + 1) * d[i] for i in range(9)) % 11 == d[9]
+
+
 WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = EUROPE_ID_DETECTORS + (
     ("cn_resident_id", "a Chinese resident identity number (MOD 11-2 valid)", find_cn_resident_id,
      "110101199001011237"),
@@ -289,4 +328,7 @@ WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ..
     ("au_bsb_account", "Australian bank details (a BSB with its account number)", find_au_bsb_account,
      "BSB 062-000 account 12345678"),
     ("ae_emirates_id", "a UAE Emirates ID (Luhn valid)", find_ae_emirates_id, "784-1990-1234567-6"),
+    ("th_national_id", "a Thai national ID number (mod 11 check valid)", find_th_national_id, "1-1017-00230-70-8"),
+    ("hu_taj_or_tax_id", "a Hungarian TAJ or tax identification number (check digit valid)", find_hu_ids,
+     "TAJ 158 338 455; adóazonosító jel 8353813831"),
 )

@@ -169,7 +169,7 @@ _CODE_BARE_OTHER_SCRIPT = re.compile(r"(?P<mid>(?:\s{0,2}[^\W\d]{1,12}){0,3}?\s{
 _TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _QUANTITY = frozenset("""days day weeks week months month years year hours hour minutes minute mins min seconds secs
 times attempts tries people persons cars m cm mm km kg g lb lbs ft feet inches metres meters % euros eur usd dollars
-pounds""".split()) | _UNITS
+pounds pcs pieces units items""".split()) | _UNITS
 _NEXT = re.compile(r"\s*(\S{1,20})")
 
 
@@ -268,8 +268,13 @@ _SECURITY_WORDS = ("maiden name", "security question", "security answer", "secre
                    "sicherheitsantwort", "pregunta de seguridad", "pregunta secreta", "respuesta secreta",
                    "domanda segreta", "domanda di sicurezza", "pergunta de segurança", "pergunta secreta",
                    "name of my first pet", "first pet's name", "first pet", "geheime frage", "memorable word",
-                   "memorable information", "memorable phrase", "mot mémorable", "palabra secreta")
+                   "memorable information", "memorable phrase", "mot mémorable", "palabra secreta",
+                   # round 7: a mother's maiden name and the security question in more languages
+                   "kızlık soyadı", "güvenlik sorusu", "guvenlik sorusu", "nom de jeune fille", "mädchenname",
+                   "apellido de soltera", "nome de solteira", "cognome da nubile", "nazwisko panieńskie",
+                   "девичья фамилия", "контрольный вопрос", "pytanie bezpieczeństwa")
 _ANSWER = re.compile(r"[^\n?]{0,60}?(?P<connector>[:=→]|->|=>|\bis\b)\s*"
+                     r"(?:answer(?:ed)?(?:[ \t]+(?:given|was|provided|is))?[ \t]*[:=]?[ \t]*)?"  # "): answer given 'X'"
                      r"(?P<value>[^\s\d?:=<>{}\[\]$*][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
                      r"\s*(?:$|[.;,!\n])")
 _QUESTION_WORDS = frozenset("""what which who whom where when how why whose quel quelle quels qui où quand comment

@@ -40,7 +40,7 @@ _PASSWORD_WORDS_OTHER = (
     "palavra-passe", "parola d'ordine", "wachtwoord", "hasło", "haslo", "пароль",
     # Added in round 2, from the independent corpus's tune half:
     "mdp", "lösenord", "lösenordet", "şifre", "şifrem", "heslo", "adgangskode", "adgangskoden", "salasana",
-    "κωδικός πρόσβασης", "κωδικός", "كلمة المرور", "كلمة السر", "הסיסמה", "סיסמה",
+    "κωδικός πρόσβασης", "κωδικός", "كلمة المرور", "كلمة السر", "كلمة سر", "הסיסמה", "סיסמה",
     # ... and the word in other widely spoken languages, from general knowledge rather than from any corpus:
     "passord", "passordet", "adgangskode", "kodeord", "parolă", "parola", "jelszó", "jelszavam", "lozinka",
     "geslo", "slaptažodis", "parole", "salasõna", "kata sandi", "kata laluan", "mật khẩu", "รหัสผ่าน",
@@ -164,6 +164,7 @@ def _numeric_span(text: str, start: int, strong: bool) -> Span | None:
 
 
 _TRIGGERS = tuple(sorted({w.lower() for w in _ALL_LATIN} | set(_CJK_WORDS)))
+_WORD_AT = re.compile(_WORD_RE, re.I)
 _WINDOW = 400  # a match never reaches further than this from its credential word (every part is bounded)
 
 
@@ -187,8 +188,18 @@ def find_password_phrase(text: str) -> Span | None:
     return None
 
 
+# Words that mean "code" as much as "password" ("κωδικός", "clave"), and what, named right after them, makes them
+# a public code: "ο κωδικός του μαθήματος" is a course code (round 7, from the sixth corpus's tune half).
+_CODE_OR_PASSWORD = frozenset({"κωδικός", "clave", "kod", "kód", "код"})
+_PUBLIC_THING = re.compile(r"\s+(?:\w+\s+){0,2}?(?:μαθήματος|μαθήματα|προϊόντος|παραγγελίας|curso|asignatura|"
+                           r"producto|pedido|materia|przedmiotu|kursu|produktu|курса|товара|заказа)\b", re.I)
+
+
 def _judge(window: str, glued: bool) -> Span | None:
     """The secret's span in `window`, which starts with a credential word, or None."""
+    word = _WORD_AT.match(window)
+    if word is not None and word.group().lower() in _CODE_OR_PASSWORD and _PUBLIC_THING.match(window, word.end()):
+        return None
     match = _PHRASE.match(window)
     if match is not None and not (glued and match.group("word")[0].isascii()):
         span = _judge_phrase(match)
@@ -200,6 +211,8 @@ def _judge(window: str, glued: bool) -> Span | None:
     if loose.group("word").lower() in _NUMERIC_WORDS:  # "keypad code for the storeroom 282980": digits only
         if window[:loose.start("value")].split()[-1].lower() in _TIME_WORDS:
             return None  # "the combination of factors in 2024"
+        if window[:loose.start("value")].split()[-1].lower().strip("#.:") in _PLACES:
+            return None  # "access code for room 2114 is on the board": the number names the room (round 7)
         return _numeric_span(window, loose.start("value"), False)
     value = _ascii_head(loose.group("value").rstrip(_TRAILING))
     literal = _literal(value)
@@ -214,6 +227,8 @@ def _judge(window: str, glued: bool) -> Span | None:
     return None
 
 
+_PLACES = frozenset("room floor apartment apt suite flat building office platform ticket order case invoice user account"
+                    .split())
 # Words after which a number identifies something rather than opening it.
 _NUMBERED = frozenset("""user usuario usuário utilisateur benutzer account konto compte cuenta conta id ticket order
 client cliente customer kunde number nummer numéro número no nr case invoice member""".split())

@@ -43,7 +43,7 @@ _TRIGGERS = ("pin", "code", "passcode", "password", "combination", "combo", "soc
 _WORD = re.compile(r"[^\W\d_]+|\d+|[#*]")
 _REACH = 8  # words between the credential word and the first number word
 _RUN = 3  # number words in a row that make a secret
-_STOP = re.compile(r"[.!?;\n]")  # the sentence ends
+_STOP = re.compile(r"(?<!\.)\.(?!\.)|[!?;\n]")  # the sentence ends (an ellipsis is a pause: "my pin is... two")
 
 
 _BEFORE = 24  # how far before the credential word "error", "zip" or "area" may stand
@@ -77,6 +77,8 @@ def _judge(window: str) -> Span | None:
                 start = word.start()
             count += 1
             end_at = word.end()
+        elif count and text not in _FILLERS and "," in sentence[end_at:word.start()]:
+            break  # a comma closes the run: "two, nine, zero, zero, I think"
         elif count and (text in _FILLERS or len(text) == 1):
             continue
         elif count:

@@ -121,6 +121,8 @@ TOKEN_FORMATS: tuple[TokenFormat, ...] = (
     T("Shopify custom app", "shpca_", _HEX32),
     T("Shopify private app", "shppa_", _HEX32),
     T("Shopify shared secret", "shpss_", _HEX32),
+    T("WooCommerce consumer key", "ck_", r"[a-f0-9]{40}"),
+    T("WooCommerce consumer secret", "cs_", r"[a-f0-9]{40}"),
     T("Square", "sq0atp-", r"[A-Za-z0-9_-]{22}"),
     T("Square OAuth secret", "sq0csp-", r"[A-Za-z0-9_-]{43}"),
     T("Square", "EAAA", r"[A-Za-z0-9_-]{60}"),

@@ -54,10 +54,15 @@ _SECRET_ASSIGNMENT = re.compile(r"""(?:secret|token|key|auth|credentials?)["']?[
 _AUTH_SCHEME = re.compile(r"(?:bearer|token|basic)[ \t]+" + _SECRET_VALUE, re.I)
 _SECRET_TRIGGER = ("secret", "token", "key", "auth", "credential")
 # Round 2: "this API key, keep it safe: <random>": the name, a few words, a colon, then a random value.
-_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|private[ _-]?key|secret(?:[ _-]?key)?|token)\b[^:\n]{0,40}"
+_NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|private[ _-]?key|secret(?:[ _-]?key)?|token|"
+                          # round 7: the keys a shop or a licence gives ("Partner key untuk integrasi kedai: ...")
+                          r"(?:partner|merchant|licen[cs]e|integration)[ _-]?key)\b[^:\n]{0,40}"
                           r"(?::|\s(?:is|was|ist|est|es|é|è)\s)[ \t]*"
                           + _SECRET_VALUE, re.I)
-_NAMED_LATER_TRIGGER = ("api", "access", "private", "secret", "token")
+_NAMED_LATER_TRIGGER = ("api", "access", "private", "secret", "token", "partner", "merchant", "licen", "integration")
+# Round 7: a key-like identifier, then a space, then the value, as logs print them ("auth_token 29ba...").
+_SPACED = re.compile(r"(?<=[a-z0-9][_-])(?:token|secret|key)[ \t]+" + _SECRET_VALUE, re.I)
+_SPACED_TRIGGER = ("token", "secret", "key")
 _AUTH_TRIGGER = ("bearer", "token", "basic")
 
 def _find_secret_assignment(text: str) -> Span | None:
@@ -68,6 +73,9 @@ def _find_secret_assignment(text: str) -> Span | None:
         for match in _matches_folded(_SECRET_TRIGGER, _SECRET_ASSIGNMENT, text):
             if _key_before(text, match, _KEY_NAME_RE) is not None and _high_entropy(match.group("value")):
                 return match.span("value")
+    for match in _matches_folded(_SPACED_TRIGGER, _SPACED, text):
+        if _high_entropy(match.group("value")):
+            return match.span("value")
     for match in _matches_folded(_AUTH_TRIGGER, _AUTH_SCHEME, text, _AFTER_UNICODE_WORD):
         if _high_entropy(match.group("value")):
             return match.span("value")

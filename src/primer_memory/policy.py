@@ -34,6 +34,7 @@ from .detect_context import (find_account_password, find_login_pair, find_one_ti
                              find_password_followup, find_session_cookie, find_table_secret)
 from .detect_ids_world import WORLD_ID_DETECTORS
 from .detect_documents import find_bitlocker_key, find_document_number, find_mrz
+from .detect_loose import find_loose_credential
 from .detect_health import find_insurance_member_id, find_medicare_mbi
 from .detect_urls import find_dsn_credentials
 from .detect_spoken import find_spoken_digits
@@ -218,6 +219,9 @@ DETECTORS: tuple[Detector, ...] = (
              "Member ID: ... with an insurer named near it"),
     Detector("dsn_credentials", "a password in a database DSN", find_dsn_credentials,
              "root:pw@tcp(127.0.0.1:3306)/shop"),
+    # Round 7, from the sixth corpus's tune half: the last resort, a value-like token soon after a credential word.
+    Detector("loose_credential", "a value-like token right after a password, PIN or code word, in any phrasing",
+             find_loose_credential, "lockbox on the side gate, code 5978; PIN ya M-Pesa ni 4938", fallback=True),
     Detector("prompt_injection", "instructions aimed at the model", find_instruction,
              "ignore previous instructions; from now on always ...; SYSTEM:",
              why="a memory is pasted into every future prompt, so it must be a fact, never a command",
@@ -272,7 +276,7 @@ def findings(content: str) -> list[Finding]:
             span = detector.find(view)
         except TooDense:
             return [Finding(TOO_DENSE, 0, len(content))]
-        if span is not None:
+        if span is not None and not (detector.fallback and any(f.start < span[1] and span[0] < f.end for f in found)):
             found.append(Finding(detector.name, *span))
     return found
 

@@ -27,6 +27,7 @@ class Detector:
     example: str = ""
     why: str = "credentials and sensitive identifiers are never written to memory"
     kind: str = "secret"  # "secret" or "poisoning": which measure in the benchmark it belongs to
+    fallback: bool = False  # a last resort: findings() reports it only where no other detector found that value
 
     @property
     def reason(self) -> str:
