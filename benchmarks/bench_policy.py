@@ -2,14 +2,23 @@
 
 Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus): recall (secrets
 refused), false alarms (harmless facts refused), the same for memory poisoning, and a single
-keyword regex for comparison. The corpus has four sources, each split by a hash of its phrasing
+keyword regex for comparison. The corpus has six sources, each split by a hash of its phrasing
 families before any tuning: "ours", written alongside the detectors; "independent", written later
-by someone who never saw them; "third" and "fourth", written later still by three more authors who
-saw neither the detectors nor the other corpora. Round 1 tuned on ours/tune (ours/heldout was then
-176/186); round 2 on everything but independent/heldout (then 90/125, 1/96 false alarms); round 3
-on everything but third/heldout (then 164/187, 7/107; before round 3, 129/187, 8/107); round 4 on
-third/heldout too. Neither half of "fourth" has been tuned on: it is the honest figure now. Its
-held-out half's misses are not printed here (counts only), so that the half stays held out.
+by someone who never saw them; "third" to "sixth", each written after the round before it by
+authors who saw neither the detectors nor the other corpora. Round 1 tuned on ours/tune (ours/heldout
+was then 176/186); round 2 on everything but independent/heldout (then 90/125); round 3 on everything
+but third/heldout (then 164/187); round 4 on third/heldout too. From then on each new corpus was
+counted once on arrival, then only its tune half was tuned on:
+
+  corpus   on arrival: tune, held-out     after the round tuned on its tune half: held-out
+  fourth   (round 4) 72/103, 89/102       round 5: 91/102; round 6: 92/102; round 7: 94/102
+  fifth    (round 5) 76/103, 74/97        round 6: 77/97 (79.4%);           round 7: 80/97
+  sixth    (round 6) 66/91,  84/107       round 7: 93/107 (86.9%)
+
+(The fifth's arrival figures were taken with the round-4 detectors too: 72/103, 72/97.) A new author
+has scored 73-79% on arrival every time, so the honest figure for text nobody here has seen is that,
+not the held-out rows, which rose by tuning on their sibling halves. Held-out halves' misses are never
+printed here (counts and categories only), so that they stay held out.
 
 Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
 inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
@@ -24,6 +33,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections import Counter
 
 from primer_memory.policy import DETECTORS, review
 from primer_memory.policy_corpus import score
@@ -67,6 +77,10 @@ ADVERSARIAL = {  # each about 1 MB
     "'123456 is your ' repeated": "123456 is your " * 66_667,
     "'sessionid=' repeated": "sessionid=" * 100_000,
     "'what's the code?' lines": "what's the code?\n" * 58_824,
+    # Round 7: inputs aimed at the loose finder and the new named ids.
+    "'code of ' repeated": "code of " * 125_000,
+    "'TAJ 123 456 789 ' repeated": "TAJ 123 456 789 " * 62_500,
+    "'combinación 2024, ' repeated": "combinación 2024, " * 55_556,
 }
 
 
@@ -81,6 +95,8 @@ def _random_inputs(rng: random.Random) -> dict[str, str]:
         "random dated ids": " ".join(f"{rng.randrange(10**6):06d}-{rng.randrange(10**4):04d}" for _ in range(83_333)),
         "masked table rows": "user,password\n" + "".join(f"u{rng.randrange(10**6)},********\n" for _ in range(62_500)),
         "lines under 'password'": "".join(f"password reset\n{rng.randrange(10**8):08d} ok\n" for _ in range(40_000)),
+        "codes with distinct values": "".join(f"gate code for unit {rng.randrange(10**4)} is {rng.randrange(10**6)}. "
+                                              for _ in range(28_000)),
         "prose with numbers": "The invoice from Globex was paid on Friday by Alice, 2026-09-18, order 4471. " * 13_000,
     }
 
@@ -89,25 +105,35 @@ def facts(rng: random.Random, n: int, words: tuple[int, int]) -> list[str]:
     return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(*words))) + "." for _ in range(n)]
 
 
+SOURCES = ("ours", "independent", "third", "fourth", "fifth", "sixth")
+KEPT_OUT = ("fourth", "fifth", "sixth")  # held-out halves only ever counted
+
+
 def quality() -> None:
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     keyword = lambda text: KEYWORD.search(text) is not None  # noqa: E731
     print("Part 1. Refusals on the labelled corpus (each source split by family before tuning)")
-    print("Round 4 tuned on every row but the fourth corpus's, the honest figures now (neither half tuned on).")
+    print("Tuned on: every half of ours, independent and third; the tune halves of fourth, fifth and sixth.")
     print(f"{'source':<12} {'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
           f"{'poison refused':>16}")
-    for source, half in (("ours", "tune"), ("ours", "heldout"), ("independent", "tune"), ("independent", "heldout"),
-                         ("third", "tune"), ("third", "heldout"), ("fourth", "tune"), ("fourth", "heldout")):
-        for name, rule in (("review()", refuses), ("keyword regex", keyword)):
-            s = score(rule, half, source=source)
-            p = score(rule, half, "poison", source=source)
-            poison = f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}" if p.secrets else f"{'-':>16}"
-            print(f"{source:<12} {half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
-                  f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} {poison}")
-    tune = score(refuses, "tune", source="fourth")  # the half the next round may tune on
-    print("fourth tune-half misses:", *(f"  [{c.category}] {c.text[:160]!r}" for c in tune.misses), sep="\n")
-    print("fourth tune-half false alarms:", *(f"  [{review(c.text).detector}] {c.text[:160]!r}"
-                                              for c in tune.false_alarms) or ["  (none)"], sep="\n")
+    for source in SOURCES:
+        for half in ("tune", "heldout"):
+            for name, rule in (("review()", refuses), ("keyword regex", keyword)):
+                s = score(rule, half, source=source)
+                p = score(rule, half, "poison", source=source)
+                poison = f"{p.refused_secrets:>4}/{p.secrets:<3} {p.recall:6.1%}" if p.secrets else f"{'-':>16}"
+                print(f"{source:<12} {half:<8} {name:<14} {s.refused_secrets:>4}/{s.secrets:<4} {s.recall:6.1%} "
+                      f"{s.refused_harmless:>5}/{s.harmless:<4} {s.false_alarm_rate:6.1%} {poison}")
+    for source in KEPT_OUT:
+        held = score(refuses, "heldout", source=source)
+        by_category = Counter(c.category for c in held.misses)
+        print(f"{source} held-out misses by category (counts only):",
+              ", ".join(f"{k} {n}" for k, n in sorted(by_category.items())) or "none")
+    tune = score(refuses, "tune", source=KEPT_OUT[-1])  # the newest tune half: what the next round may read
+    print(f"{KEPT_OUT[-1]} tune-half misses:", *([f"  [{c.category}] {c.text[:160]!r}" for c in tune.misses]
+                                                      or ["  (none)"]), sep="\n")
+    print(f"{KEPT_OUT[-1]} tune-half false alarms:", *([f"  [{review(c.text).detector}] {c.text[:160]!r}"
+                                                      for c in tune.false_alarms] or ["  (none)"]), sep="\n")
 
 
 def speed() -> None:
@@ -126,7 +152,7 @@ def speed() -> None:
         print(f"{name:<26} {base * 1e6:>12.2f}us {policy * 1e6:>10.1f}us {policy / base:>7.0f}x {refused:>7.0%}")
     print(f"\n1 MB adversarial inputs (aim: review() <= 0.5 s per MB), best of 2 runs")
     print(f"{'input':<26} {'str.count':>10} {'one regex':>10} {'review()':>10} {'s per MB':>9} {'x count':>8} "
-          f"{'x regex':>8}")
+          f"{'x regex':>8}  verdict")
     worst = 0.0
     for name, text in {**ADVERSARIAL, **_random_inputs(random.Random(20261203))}.items():
         count = best_of(2, lambda: text.count("password"))
@@ -135,8 +161,9 @@ def speed() -> None:
         per_mb = policy / (len(text) / MB)
         worst = max(worst, per_mb)
         print(f"{name:<26} {count * 1e3:>8.2f}ms {regex * 1e3:>8.1f}ms {policy:>9.3f}s {per_mb:>8.3f}s "
-              f"{policy / count:>7.0f}x {policy / regex:>7.0f}x")
+              f"{policy / count:>7.0f}x {policy / regex:>7.0f}x  {review(text).detector or 'store'}")
     print(f"worst case: {worst:.3f} s per MB")
+    print("verdict too_dense: more distinct credential-word places than MAX_PLACES, refused unread (fail closed)")
 
 
 def main() -> None:

@@ -208,14 +208,16 @@ def test_any_text_gets_a_known_reason(text: str) -> None:
 
 def test_corpus_figures_stay_where_they_were_measured() -> None:
     """A regression guard on the figures bench_policy.py prints: every half stays at its measured floor.
-    Rounds 1-4 tuned on every half but the fourth corpus's two (measured once, never tuned on). Messages
-    carry counts only, never the cases, so a failure cannot leak a held-out sentence."""
+    Rounds 1-4 tuned on every half of the first three corpora; rounds 5, 6 and 7 on the tune halves of the
+    fourth, fifth and sixth, whose held-out halves were only ever counted. Messages carry counts only, never
+    the cases, so a failure cannot leak a held-out sentence."""
     from primer_memory.policy_corpus import score
 
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     floors = {("ours", "tune"): (154, 0), ("ours", "heldout"): (186, 0), ("independent", "tune"): (153, 0),
-              ("independent", "heldout"): (124, 0), ("third", "tune"): (160, 0), ("third", "heldout"): (185, 4),
-              ("fourth", "tune"): (90, 1), ("fourth", "heldout"): (89, 2)}
+              ("independent", "heldout"): (125, 0), ("third", "tune"): (161, 0), ("third", "heldout"): (187, 4),
+              ("fourth", "tune"): (103, 1), ("fourth", "heldout"): (94, 2), ("fifth", "tune"): (103, 0),
+              ("fifth", "heldout"): (80, 1), ("sixth", "tune"): (91, 0), ("sixth", "heldout"): (93, 3)}
     for (source, half), (refused, alarms) in floors.items():
         s = score(refuses, half, source=source)
         assert s.refused_secrets >= refused and s.refused_harmless <= alarms, \

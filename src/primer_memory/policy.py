@@ -20,6 +20,7 @@ measured in benchmarks/bench_policy.py.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -376,7 +377,9 @@ _SMALL_TALK_MAX_WORDS = 12
 
 def _is_small_talk(text: str) -> bool:
     """Only pleasantries, punctuation or emoji, and short: 'thanks, great!' yes; 'thanks, the vendor is Globex' no."""
-    words = _WORD.findall(text.lower().replace("\u2019", "'"))
+    # At most one word past the limit is read: a megabyte of text is not small talk, and need not be split to see it.
+    found = _WORD.finditer(text.lower().replace("\u2019", "'"))
+    words = [m.group() for m in itertools.islice(found, _SMALL_TALK_MAX_WORDS + 1)]
     return len(words) <= _SMALL_TALK_MAX_WORDS and all(w in _PLEASANTRIES for w in words)
 
 
