@@ -11,7 +11,8 @@ its own detector, with the check its specification gives where it has one; the
 detectors live in modules by idea (detect_formats, detect_vendors, detect_tokens,
 detect_hashes, detect_urls, detect_numbers, detect_ids, detect_ids_europe,
 detect_ids_world, detect_phrases, detect_nearby, detect_lines, detect_codes,
-detect_words, poisoning) and are listed in one registry, `DETECTORS`. A refusal
+detect_words, detect_context, detect_spoken, detect_documents, detect_health,
+detect_loose, poisoning) and are listed in one registry, `DETECTORS`. A refusal
 names the detector that fired; its reason is a fixed sentence per detector, so it
 can never repeat the secret. How well this does on text it was not tuned on is
 measured in benchmarks/bench_policy.py.
