@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from primer_memory.corpus_values import cpf_complete, codice_fiscale_letter, luhn_digit, verhoeff_digit
 from primer_memory.policy_corpus import CORPUS, cases, split_of
 
@@ -54,25 +56,11 @@ def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
         assert len(cases(half, ("harmless",), "third")) >= 100
 
 
-def test_fourth_source_is_split_by_the_same_rule_one_text_a_family() -> None:
-    fourth = [c for c in CORPUS if c.source == "fourth"]
-    assert len(fourth) >= 300
-    assert all(c.family == f"fourth: {c.text}" and c.half == split_of(c.family) for c in fourth)
+@pytest.mark.parametrize(("source", "secrets", "harmless"), [("fourth", 90, 60), ("fifth", 90, 60), ("sixth", 85, 55)])
+def test_later_sources_are_split_by_the_same_rule_one_text_a_family(source: str, secrets: int, harmless: int) -> None:
+    later = [c for c in CORPUS if c.source == source]
+    assert len(later) >= 300
+    assert all(c.family == f"{source}: {c.text}" and c.half == split_of(c.family) for c in later)
     for half in ("tune", "heldout"):
-        assert len(cases(half, ("secret",), "fourth")) >= 90 and len(cases(half, ("harmless",), "fourth")) >= 60
-
-
-def test_fifth_source_is_split_by_the_same_rule_one_text_a_family() -> None:
-    fifth = [c for c in CORPUS if c.source == "fifth"]
-    assert len(fifth) >= 300
-    assert all(c.family == f"fifth: {c.text}" and c.half == split_of(c.family) for c in fifth)
-    for half in ("tune", "heldout"):
-        assert len(cases(half, ("secret",), "fifth")) >= 90 and len(cases(half, ("harmless",), "fifth")) >= 60
-
-
-def test_sixth_source_is_split_by_the_same_rule_one_text_a_family() -> None:
-    sixth = [c for c in CORPUS if c.source == "sixth"]
-    assert len(sixth) >= 300
-    assert all(c.family == f"sixth: {c.text}" and c.half == split_of(c.family) for c in sixth)
-    for half in ("tune", "heldout"):
-        assert len(cases(half, ("secret",), "sixth")) >= 85 and len(cases(half, ("harmless",), "sixth")) >= 55
+        assert len(cases(half, ("secret",), source)) >= secrets
+        assert len(cases(half, ("harmless",), source)) >= harmless
