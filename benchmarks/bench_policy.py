@@ -36,7 +36,7 @@ import string
 from collections import Counter
 
 from primer_memory.policy import DETECTORS, review
-from primer_memory.policy_corpus import score
+from primer_memory.policy_corpus import COUNTED_ONLY, score
 from timing import best_of
 
 KEYWORD = re.compile(r"\b(?:password|passcode|pin|token|secret|api[ _-]?key|private key|ssn|iban)\b", re.I)
@@ -105,8 +105,8 @@ def facts(rng: random.Random, n: int, words: tuple[int, int]) -> list[str]:
     return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(*words))) + "." for _ in range(n)]
 
 
-SOURCES = ("ours", "independent", "third", "fourth", "fifth", "sixth")
-KEPT_OUT = ("fourth", "fifth", "sixth")  # held-out halves only ever counted
+SOURCES = ("ours", "independent", "third", *COUNTED_ONLY)
+KEPT_OUT = COUNTED_ONLY  # held-out halves only ever counted
 
 
 def quality() -> None:

@@ -54,13 +54,13 @@ def test_rejects_non_strings() -> None:
 def test_corpus_is_big_and_covers_every_detector() -> None:
     assert len(POSITIVES) >= 60 and len(HARMLESS) >= 60
     assert len({c.text for c in ALL_CASES}) == len(ALL_CASES), "duplicate corpus sentences"
-    from primer_memory.policy_corpus import cases
+    from primer_memory.policy_corpus import COUNTED_ONLY, cases
 
     from primer_memory.detect_ids_world import WORLD_ID_DETECTORS
     from primer_memory.detect_tokens import TOKEN_DETECTORS
 
-    # The fourth, fifth and sixth corpora stay out of every test but the count-only guard below.
-    tuned_on = [c for c in cases(labels=("secret", "poison")) if c.source not in ("fourth", "fifth", "sixth")]
+    # The corpora written after round 4 stay out of every test but the count-only guard below.
+    tuned_on = [c for c in cases(labels=("secret", "poison")) if c.source not in COUNTED_ONLY]
     covered = {c.detector for c in POSITIVES} | {f.detector for c in tuned_on for f in findings(c.text)}
     # National ids and vendor tokens have test files of their own (test_detect_ids_world.py, test_detect_tokens.py).
     covered |= {name for name, _, find, example in WORLD_ID_DETECTORS if find(example) is not None}
@@ -217,7 +217,8 @@ def test_corpus_figures_stay_where_they_were_measured() -> None:
     floors = {("ours", "tune"): (154, 0), ("ours", "heldout"): (186, 0), ("independent", "tune"): (153, 0),
               ("independent", "heldout"): (125, 0), ("third", "tune"): (161, 0), ("third", "heldout"): (187, 4),
               ("fourth", "tune"): (103, 1), ("fourth", "heldout"): (94, 2), ("fifth", "tune"): (103, 0),
-              ("fifth", "heldout"): (80, 1), ("sixth", "tune"): (91, 0), ("sixth", "heldout"): (93, 3)}
+              ("fifth", "heldout"): (80, 1), ("sixth", "tune"): (91, 0), ("sixth", "heldout"): (93, 3),
+              ("seventh", "tune"): (91, 2), ("seventh", "heldout"): (92, 3)}
     for (source, half), (refused, alarms) in floors.items():
         s = score(refuses, half, source=source)
         assert s.refused_secrets >= refused and s.refused_harmless <= alarms, \

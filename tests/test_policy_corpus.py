@@ -43,7 +43,7 @@ def test_independent_source_is_split_by_the_same_rule_one_sentence_a_family() ->
     for half in ("tune", "heldout"):
         assert len(cases(half, ("secret",), "independent")) >= 100
         assert len(cases(half, ("harmless",), "independent")) >= 50
-    assert {c.source for c in CORPUS} == {"ours", "independent", "third", "fourth", "fifth", "sixth"}
+    assert {c.source for c in CORPUS} == {"ours", "independent", "third", "fourth", "fifth", "sixth", "seventh"}
 
 
 def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
@@ -56,7 +56,8 @@ def test_third_source_is_split_by_the_same_rule_one_text_a_family() -> None:
         assert len(cases(half, ("harmless",), "third")) >= 100
 
 
-@pytest.mark.parametrize(("source", "secrets", "harmless"), [("fourth", 90, 60), ("fifth", 90, 60), ("sixth", 85, 55)])
+@pytest.mark.parametrize(("source", "secrets", "harmless"), [("fourth", 90, 60), ("fifth", 90, 60), ("sixth", 85, 55),
+                                                       ("seventh", 100, 75)])
 def test_later_sources_are_split_by_the_same_rule_one_text_a_family(source: str, secrets: int, harmless: int) -> None:
     later = [c for c in CORPUS if c.source == source]
     assert len(later) >= 300

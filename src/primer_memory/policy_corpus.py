@@ -11,9 +11,10 @@ or hand-written phrasing it came from) and its source:
   developers' shells, configs, logs and tokens), every text its own family;
 - "fourth": written last, by one more author who saw none of the detectors or the other corpora
   (`corpus_fourth`: the workplace, mixed: tickets, chat exports, mail, forms, OCR, configs);
-- "fifth" and "sixth": two more authors, each written after the round before it and blind to
-  everything else (`corpus_fifth`: a personal assistant's register, home, family, travel, health;
-  `corpus_sixth`: small organisations and public services, their staff and customers).
+- "fifth", "sixth" and "seventh": three more authors, each written after the round before it and
+  blind to everything else (`corpus_fifth`: a personal assistant's register, home, family, travel,
+  health; `corpus_sixth`: small organisations and public services, their staff and customers;
+  `corpus_seventh`: what an agent reads and acts on: mail, OCR, call transcripts, tool results).
 
 The split is by family, fixed by a hash (`split_of`), so a phrasing seen while tuning never
 reappears, with other values, in a held-out half. Round 1 tuned on ours/tune and reported
@@ -36,16 +37,19 @@ from .corpus_fresh import FRESH_HARMLESS, FRESH_SECRETS
 from .corpus_third_a import THIRD_A_HARMLESS, THIRD_A_SECRETS
 from .corpus_fifth import FIFTH_HARMLESS, FIFTH_SECRETS
 from .corpus_fourth import FOURTH_HARMLESS, FOURTH_SECRETS
+from .corpus_seventh import SEVENTH_HARMLESS, SEVENTH_SECRETS
 from .corpus_sixth import SIXTH_HARMLESS, SIXTH_SECRETS
 from .corpus_third_b import THIRD_B_HARMLESS, THIRD_B_SECRETS
 from .corpus_phrasings import HARMLESS, POISON, POISON_LOOKALIKES, SECRET_TEMPLATES
 
-__all__ = ["Case", "CORPUS", "SEED", "Score", "Source", "cases", "score", "split_of"]
+__all__ = ["Case", "CORPUS", "COUNTED_ONLY", "SEED", "Score", "Source", "cases", "score", "split_of"]
 
 Label = Literal["secret", "harmless", "poison"]
 Half = Literal["tune", "heldout"]
-Source = Literal["ours", "independent", "third", "fourth", "fifth", "sixth"]
+Source = Literal["ours", "independent", "third", "fourth", "fifth", "sixth", "seventh"]
 SEED = 20260918
+# The corpora written after round 4: their held-out halves are only ever counted, never printed or read.
+COUNTED_ONLY: tuple[Source, ...] = ("fourth", "fifth", "sixth", "seventh")
 PER_TEMPLATE = 2
 
 
@@ -129,6 +133,9 @@ def _build() -> tuple[Case, ...]:
                   for category, texts in groups.items() for t in texts]
     for label, groups in (("secret", SIXTH_SECRETS), ("harmless", SIXTH_HARMLESS)):
         built += [Case(t, label, category, f"sixth: {t}", "sixth")
+                  for category, texts in groups.items() for t in texts]
+    for label, groups in (("secret", SEVENTH_SECRETS), ("harmless", SEVENTH_HARMLESS)):
+        built += [Case(t, label, category, f"seventh: {t}", "seventh")
                   for category, texts in groups.items() for t in texts]
     seen: set[str] = set()
     unique = []
