@@ -81,6 +81,13 @@ ADVERSARIAL = {  # each about 1 MB
     "'code of ' repeated": "code of " * 125_000,
     "'TAJ 123 456 789 ' repeated": "TAJ 123 456 789 " * 62_500,
     "'combinación 2024, ' repeated": "combinación 2024, " * 55_556,
+    # Round 8: digits dictated one at a time, encoded passwords, IBANs over lines, licences, birth numbers.
+    "'4 . ' repeated": "4 . " * 250_000,
+    "'0 • 6 • ' repeated": "0 • 6 • " * 125_000,
+    "'password_b64: aGk= ' repeated": "password_b64: aGk= " * 52_632,
+    "'DE89\\n' repeated": "DE89\n" * 200_000,
+    "'rodné číslo 855412/1234 ' repeated": "rodné číslo 855412/1234 " * 41_667,
+    "'DL V4788754 ' repeated": "DL V4788754 " * 83_333,
 }
 
 
@@ -97,6 +104,7 @@ def _random_inputs(rng: random.Random) -> dict[str, str]:
         "lines under 'password'": "".join(f"password reset\n{rng.randrange(10**8):08d} ok\n" for _ in range(40_000)),
         "codes with distinct values": "".join(f"gate code for unit {rng.randrange(10**4)} is {rng.randrange(10**6)}. "
                                               for _ in range(28_000)),
+        "dictated random digits": " . ".join(rng.choice(string.digits) for _ in range(250_000)),
         "prose with numbers": "The invoice from Globex was paid on Friday by Alice, 2026-09-18, order 4471. " * 13_000,
     }
 

@@ -664,6 +664,7 @@ def test_registry_names_descriptions_and_examples() -> None:
     own_tests = {"gr_amka", "ru_snils", "ru_inn", "ua_rnokpp"}  # the test below
     own_tests |= {"ae_emirates_id"}  # round 6, tested in test_detect_voice_and_documents.py
     own_tests |= {"th_national_id", "hu_taj_or_tax_id"}  # round 7, tested in test_detect_round7.py
+    own_tests |= {"cz_rodne_cislo", "id_nik"}  # round 8, tested in test_detect_round8.py
     assert set(names) == set(CASES) | own_tests
     assert set(names) <= {d.name for d in DETECTORS}  # every one is in the policy's registry
     for name, description, find, example in WORLD_ID_DETECTORS:

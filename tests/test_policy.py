@@ -75,8 +75,9 @@ def test_corpus_is_big_and_covers_every_detector() -> None:
 
     covered |= set(ROUND_6)
     from test_detect_round7 import FIRES as ROUND_7
+    from test_detect_round8 import FIRES as ROUND_8
 
-    covered |= set(ROUND_7)
+    covered |= set(ROUND_7) | set(ROUND_8)
     missing = sorted({d.name for d in DETECTORS} - covered)
     assert missing == [], missing
 
@@ -208,8 +209,8 @@ def test_any_text_gets_a_known_reason(text: str) -> None:
 
 def test_corpus_figures_stay_where_they_were_measured() -> None:
     """A regression guard on the figures bench_policy.py prints: every half stays at its measured floor.
-    Rounds 1-4 tuned on every half of the first three corpora; rounds 5, 6 and 7 on the tune halves of the
-    fourth, fifth and sixth, whose held-out halves were only ever counted. Messages carry counts only, never
+    Rounds 1-4 tuned on every half of the first three corpora; rounds 5 to 8 on the tune halves of the
+    fourth to seventh, whose held-out halves were only ever counted. Messages carry counts only, never
     the cases, so a failure cannot leak a held-out sentence."""
     from primer_memory.policy_corpus import score
 
@@ -217,8 +218,8 @@ def test_corpus_figures_stay_where_they_were_measured() -> None:
     floors = {("ours", "tune"): (154, 0), ("ours", "heldout"): (186, 0), ("independent", "tune"): (153, 0),
               ("independent", "heldout"): (125, 0), ("third", "tune"): (161, 0), ("third", "heldout"): (187, 4),
               ("fourth", "tune"): (103, 1), ("fourth", "heldout"): (94, 2), ("fifth", "tune"): (103, 0),
-              ("fifth", "heldout"): (80, 1), ("sixth", "tune"): (91, 0), ("sixth", "heldout"): (93, 3),
-              ("seventh", "tune"): (91, 2), ("seventh", "heldout"): (92, 3)}
+              ("fifth", "heldout"): (83, 1), ("sixth", "tune"): (91, 0), ("sixth", "heldout"): (94, 3),
+              ("seventh", "tune"): (106, 0), ("seventh", "heldout"): (92, 3)}
     for (source, half), (refused, alarms) in floors.items():
         s = score(refuses, half, source=source)
         assert s.refused_secrets >= refused and s.refused_harmless <= alarms, \

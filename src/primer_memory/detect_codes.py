@@ -124,6 +124,13 @@ _SEED_SHEET = re.compile(r"\b(?:seed|mnemonic|recovery\s+phrase|secret\s+phrase|
                          r"metamask|words?\s+1\b)"
                          r"[^\n]{0,40}?(?P<value>(?:[\s:.)\-–]*(?:\d{1,2}[.):-]?|words?\s+\d{1,2}\s*-\s*\d{1,2}:)?"
                          r"\s*[a-z]{3,8}\b){12,24})")
+# Round 8: the seed phrase named in other languages, its words still the English BIP-39 list's ("Frase semilla de la
+# billetera: ...", "Kripto cüzdan yedek kelimeleri: ...").
+_SEED_NAMES_ELSEWHERE = ("semilla", "semente", "recuperación", "recuperacion", "recuperação", "billetera", "cartera",
+                         "carteira", "récupération", "portefeuille", "wiederherstellung", "herstelzin", "cüzdan",
+                         "kurtarma", "kelimeleri", "dompet", "frasa", "фраза", "кошел", "助记词", "シード", "복구")
+_SEED_ELSEWHERE = re.compile("(?:" + "|".join(_SEED_NAMES_ELSEWHERE) + r")[^:：\n]{0,40}[:：]\s*"
+                             r"(?P<value>[a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})\b")
 _NOT_SEED = frozenset("""the and for with you your our are was were this that from have has not but all can will
 into about what when which their there they them then than been also some more just like over only very""".split())
 
@@ -136,10 +143,10 @@ def _seed_sheet(match: re.Match[str]) -> bool:
 
 _RECOVERY_CHECKS: tuple[Check, ...] = ((_RECOVERY_KEY, _recovery_key), (_SEED_SHEET, _seed_sheet),
     (_RECOVERY, lambda m: _codes_with_digits(m.group("value"))),
-    (_OTP_SEED, _has_digit), (_SEED_PHRASE, _any))
+    (_OTP_SEED, _has_digit), (_SEED_PHRASE, _any), (_SEED_ELSEWHERE, _seed_sheet))
 _RECOVERY_TRIGGERS = ("backup", "recovery", "scratch", "2fa", "mfa", "setup", "secret", "totp", "otp",
                       "authenticator", "seed", "mnemonic", "wallet", "ledger", "trezor", "metamask", "words 1",
-                      "word 1")  # each pattern above starts with one of these
+                      "word 1", *_SEED_NAMES_ELSEWHERE)  # each pattern above starts with one of these
 
 
 def find_recovery_secret(text: str) -> Span | None:

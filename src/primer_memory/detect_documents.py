@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .id_scan import END, Names, first_valid
 from .policy_scan import Span, first_in_windows, has_upper, positions
 
 _VALUES = {**{str(d): d for d in range(10)}, **{chr(ord("A") + i): 10 + i for i in range(26)}, "<": 0}
@@ -91,3 +92,21 @@ def find_bitlocker_key(text: str) -> Span | None:
             return match.span()
     return None
 
+
+# Round 8 (the seventh corpus's tune half held a Californian one).
+def find_driving_licence(text: str) -> Span | None:
+    """A driving licence number next to its name: 6-16 capitals and digits, five of them digits at least (US and
+    Canadian states' forms, the UK's 16 characters, Germany's 11). Few have a public check, so the name is needed."""
+    return first_valid(_LICENCE, text, _licence_ok, _LICENCE_NAMES)
+
+
+_LICENCE = re.compile(rb" ((?=[A-Z0-9]{6,16}(?![A-Z0-9]))(?:[A-Z]*[0-9]){5}[A-Z0-9]*)" + END)
+_LICENCE_NAMES = Names("driver license", "driver's license", "drivers license", "driver licence", "driving licence",
+                       "driving license", "driver’s license", "führerschein", "permis de conduire",
+                       "licencia de conducir", "carteira de motorista", "carteira de habilitação", "patente di guida", "rijbewijs",
+                       "prawo jazdy", "ehliyet", "運転免許", "运转免许", "驾驶证", "운전면허", "dl#", "dl no", "dl")
+
+
+def _licence_ok(value: str) -> bool:
+    digits = sum(c.isdigit() for c in value)
+    return len(value) >= 6 and digits >= 5 and len(set(value)) > 2

@@ -337,6 +337,29 @@ def _rnokpp_ok(value: str) -> bool:
     return weighted(value[:9], (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(value[9])
 
 
+# Round 8, from the Czech and Slovak specification (the seventh corpus's tune half held one): YYMMDD/XXXX.
+def find_cz_rodne_cislo(text: str) -> Span | None:
+    """Czech or Slovak birth number, rodné číslo: YYMMDD (month + 50 for women, + 20 or + 70 from 2004), three or
+    four digits, the ten-digit form divisible by 11; named, since a date and four digits also number invoices."""
+    return first_valid(_CZ, text, _cz_ok, _CZ_NAMES, (b"000000/000", b" 0000000000"))
+
+
+_CZ = re.compile(rb" ([0-9]{6}/?[0-9]{3,4})" + END)
+_CZ_NAMES = Names("rodné číslo", "rodného čísla", "rodným číslem", "rodne cislo", "rodné č", "r.č", "rč",
+                  "rodné čísla", "birth number")
+
+
+def _cz_ok(value: str) -> bool:
+    digits = value.replace("/", "")
+    month, day, yy = int(digits[2:4]) % 50, int(digits[4:6]), int(digits[:2])
+    month = month - 20 if month > 20 else month
+    if not yymmdd_ok(yy, month, day):
+        return False
+    if len(digits) == 9:  # before 1954: three digits and no check
+        return yy < 54
+    return int(digits) % 11 == 0 or (int(digits[:9]) % 11 == 10 and digits[9] == "0")
+
+
 EUROPE_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = (
     ("nl_bsn", "a Dutch BSN (eleven test valid)", find_nl_bsn, "BSN 111222333"),
     ("be_national_number", "a Belgian national register number (mod 97 valid)", find_be_national_number,
@@ -358,4 +381,6 @@ EUROPE_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], .
     ("ru_snils", "a Russian pension insurance number, SNILS (check valid)", find_ru_snils, "СНИЛС 112-233-445 95"),
     ("ru_inn", "a Russian taxpayer number, INN (check digits valid)", find_ru_inn, "ИНН 7707083893"),
     ("ua_rnokpp", "a Ukrainian taxpayer number, RNOKPP (check digit valid)", find_ua_rnokpp, "РНОКПП 1234567899"),
+    ("cz_rodne_cislo", "a Czech or Slovak birth number, rodné číslo (mod 11 valid)", find_cz_rodne_cislo,
+     "rodné číslo 750702/7099"),
 )

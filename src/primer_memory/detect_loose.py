@@ -22,7 +22,10 @@ _TRIGGERS = tuple(sorted({w.lower() for w in _PASSWORD_WORDS_EN + _PASSWORD_WORD
                          | set(_CJK_WORDS) | {"code", "passcode", "otp", "login", "credentials", "creds", "pin"}
                          # The word "code" in the languages the corpora are written in, and what locks a box:
                          | {"código", "codigo", "codice", "kod", "kód", "mã", "รหัส", "combinación", "combinazione",
-                            "combinaison", "kombination", "abholcode", "zahlenschloss", "lockbox", "nenosiri"},
+                            "combinaison", "kombination", "abholcode", "zahlenschloss", "lockbox", "nenosiri",
+                            # round 8: the code in Swedish and Hebrew, a locker, Swahili's "secret number",
+                            # and the key a streaming site gives to broadcast as the channel
+                            "koden", "קוד", "הקוד", "locker", "namba ya siri", "stream key", "streamkey"},
                          key=len, reverse=True))
 _TRIGGER_AT = re.compile("|".join(re.escape(w) for w in _TRIGGERS))
 # The word before the credential word that makes it another kind of code ("budget code", "course code").
@@ -34,7 +37,7 @@ _PUBLIC = frozenset("""order ticket invoice tracking ref reference booking case 
 line page step chapter postcode zip ext extension tel phone fax build commit job run issue pr po sku item product
 promo coupon voucher error status exit http area country postal course class project budget cost account user
 username id no no. nr nr. number # bus train platform terminal floor unit suite apt apartment lot batch serial
-part size level year years since until from to by in at on for as of""".split())
+part size level year years since until from to by in at on for as of rfc iso section""".split())
 # Words right after the credential word that make the sentence about passwords, not one.
 _ABOUT = frozenset("""policy policies reset resets manager managers requirement requirements rule rules length expiry
 expires expired expiring change changes changed rotation rotated field fields hint strength must should required
@@ -92,8 +95,8 @@ def _judge(window: str) -> Span | None:
         offset = found + len(raw)
         token = raw.strip(_STRIP)
         following = tokens[index + 1].lower().strip(_STRIP) if index + 1 < len(tokens) else ""
-        if previous in _PUBLIC_CODE:
-            return None  # "the code of the course is ..."
+        if previous in _PUBLIC_CODE or raw.startswith(("<", "{", "${", "%(")):
+            return None  # "the code of the course is ...", "password: <base64 here>" (a placeholder)
         if _value_like(token) and previous not in _PUBLIC and following not in _UNITS:
             start = word.end() + found + raw.find(token)
             return start, start + len(token)
@@ -101,8 +104,19 @@ def _judge(window: str) -> Span | None:
     return None
 
 
+# An app-specific password as Apple prints it, four groups of four lowercase letters: no digit, so named (round 8).
+_APP_PASSWORD = re.compile(r"(?<![\w-])[a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4}(?![\w-])")
+
+
+def _judge_app_password(window: str) -> Span | None:
+    found = _APP_PASSWORD.search(window, _BEFORE)
+    return None if found is None or found.start() - _BEFORE > 40 else found.span()
+
+
 def find_loose_credential(text: str) -> Span | None:
     """A value-like token soon after a credential word, in whatever phrasing: 'PIN: the usual, 4471'."""
-    if not has_digit(text):
-        return None  # every value this finder takes has a digit
+    if not has_digit(text):  # every value this finder takes has a digit, but for an app password's letter groups
+        if "-" not in text or _APP_PASSWORD.search(text) is None:
+            return None
+        return first_in_windows(text, positions(text, _TRIGGERS), _BEFORE, 120, _judge_app_password)
     return first_in_windows(text, positions(text, _TRIGGERS), _BEFORE, 120, _judge)

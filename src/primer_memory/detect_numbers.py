@@ -12,7 +12,7 @@ from .policy_scan import _AFTER_NUMBER, _AFTER_UNICODE_WORD, Span, _matches_fold
 
 def iban_valid(iban: str) -> bool:
     """ISO 13616: a known country, that country's length, and the mod-97 check equal to 1."""
-    compact = iban.replace(" ", "").upper()
+    compact = iban.replace(" ", "").replace("\n", "").upper()
     country = compact[:2]
     if _IBAN_LENGTHS.get(country) != len(compact) or not compact[2:4].isdigit() or not compact.isalnum():
         return False
@@ -45,8 +45,9 @@ _SSN = re.compile(r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])")  # no digit or dash
 _SSN_TRIGGER = ("ssn", "social security")
 _SSN_NAMED = re.compile(r"(?:ssn|social security (?:number|no\.?|#))\W{0,5}(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b", re.I)
 # Chunks are possessive: a long run of letters and digits is cut one way only, not in every way (that was
-# exponential backtracking on random base64). Real IBANs have 11+ characters after the check digits.
-_IBAN = re.compile(r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?: ?[A-Za-z0-9]{1,4}+){3,8}(?![A-Za-z0-9])")
+# exponential backtracking on random base64). Real IBANs have 11+ characters after the check digits. A line break
+# may stand where a space would: a PDF or a narrow column wraps the number (round 8).
+_IBAN = re.compile(r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:[ \n]?[A-Za-z0-9]{1,4}+){3,8}(?![A-Za-z0-9])")
 
 def _find_card(text: str) -> Span | None:
     """A number in a card layout with an issuer prefix and a valid Luhn sum, not glued to a word or decimal.
@@ -118,7 +119,7 @@ def _iban_length_in(raw: str) -> int | None:
         return None
     compact_len = 0
     for k, ch in enumerate(raw):
-        if ch != " ":
+        if ch not in " \n":
             compact_len += 1
         if compact_len == length:
             return k + 1 if iban_valid(raw[:k + 1]) else None

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
+from .card_windows import card_issued, luhn_valid
 from .detect_nearby import _NOT_SECRET_CODE
+from .id_scan import has_shape
 from .policy_scan import Span, first_in_windows, lower_in_place, positions
 
 _DIGIT_WORDS = frozenset("""
@@ -28,6 +30,7 @@ cero uno dos tres cuatro cinco seis siete ocho nueve diez doce veinte
 um dois duas três quatro sete oito nove dez vinte
 due tre quattro cinque sei sette otto dieci venti
 nul een twee drie vijf zes zeven negen tien
+sifuri moja mbili tatu nne tano sita saba nane tisa kumi
 """.split())
 # Words a speaker puts between digits, and spelled letters; they neither count nor end a run.
 _FILLERS = frozenset("""then and dash hyphen star hash pound key the letter et puis tiret étoile dièse la lettre
@@ -39,7 +42,8 @@ für bitte danke y después pero para gracias e mas obrigado por dopo favore gra
 _TRIGGERS = ("pin", "code", "passcode", "password", "combination", "combo", "social", "ssn", "security number",
              "insurance number", "account number", "card number", "cvv", "digicode", "mot de passe", "passwort",
              "geheimzahl", "contraseña", "clave", "senha", "codice", "código", "codigo", "wachtwoord", "pincode",
-             "unlock", "puk", "numéro de sécurité sociale", "sozialversicherungsnummer")
+             "unlock", "puk", "numéro de sécurité sociale", "sozialversicherungsnummer",
+             "ya siri", "la siri", "nenosiri", "pini")  # round 8: Swahili's "(number) of secret", password, PIN
 _WORD = re.compile(r"[^\W\d_]+|\d+|[#*]")
 _REACH = 8  # words between the credential word and the first number word
 _RUN = 3  # number words in a row that make a secret
@@ -69,7 +73,7 @@ def _judge(window: str) -> Span | None:
     start = end_at = -1
     for index, word in enumerate(words[1:], 1):
         text = word.group()
-        if text in _DIGIT_WORDS and not (text in ("o", "oh", "un", "une", "uno", "una", "um", "uma", "een", "ein")
+        if (text in _DIGIT_WORDS or (len(text) == 1 and text.isdigit())) and not (text in ("o", "oh", "un", "une", "uno", "una", "um", "uma", "een", "ein")
                                          and count == 0 and not _next_is_digit_word(words, index)):
             if count == 0:
                 if index > _REACH + 1:
@@ -96,3 +100,46 @@ def _next_is_digit_word(words: list[re.Match[str]], index: int) -> bool:
 def find_spoken_digits(text: str) -> Span | None:
     """A PIN, code or number read out in words: 'my debit card pin is one two seven one'."""
     return first_in_windows(text, positions(text, _TRIGGERS), _BEFORE, 200, _judge)
+
+
+# Round 8: digits dictated one at a time, the same separator between each ("2 . 2 . 2 . 1", "0 • 6 • 4 • 7").
+# The pattern starts with a bare digit (so re skips ahead to digits) and a run starts only where no digit and
+# separator come before it, so each run is read once, from its head; separators are compared afterwards.
+_SEP = r"[.•·*|/_-]"
+_DICTATED = re.compile(rf"\d(?<![\w.•·*|/-]\d)(?<!\d \d)(?<!\d{_SEP}\d)(?<!\d {_SEP}\d)(?<!\d{_SEP} \d)"
+                       rf"(?<!\d {_SEP} \d)(?:[ .•·*|/_-]{{1,3}}\d)++(?![\w•·])")
+_ONE_SEP = re.compile(rf" ?{_SEP} ?| ")
+_NOT_DIGITS = str.maketrans("", "", " .•·*|/_-")
+# Four digits one at a time in the id scanners' shape (digits as 0; a bullet, star or bar as a space).
+_DICTATED_SHAPES = tuple(b"0" + (sep + b"0") * 3 for sep in (b" ", b"  ", b"   ", b".", b"-", b"/", b"_", b". ", b" .",
+                                                             b" . ", b"- ", b" -", b" - ", b"/ ", b" /", b" / ",
+                                                             b"_ ", b" _", b" _ "))
+
+
+def _one_separator(run: str) -> bool:
+    """The same separator, of one of the allowed forms, between every two digits."""
+    separators = set(re.split(r"\d", run)[1:-1])
+    return len(separators) == 1 and _ONE_SEP.fullmatch(separators.pop()) is not None
+
+
+_CODE_WORD = re.compile(r"\b(?:code|pin|locker|lock|safe|combination|combo|password|passcode|kod|código|codice|koden)"
+                        r"\b|קוד|الرمز|暗証番号|密码|비밀번호")
+
+
+def find_dictated_digits(text: str) -> Span | None:
+    """Digits spelled out one by one with a separator: a card (13-19, Luhn-valid and issued) anywhere, a code of
+    4-12 after what it opens ('locker: 0 • 6 • 4 • 7 • 9 • 1')."""
+    if not has_shape(text, *_DICTATED_SHAPES):
+        return None  # no four digits dictated anywhere: substring searches in the shared shape, before any regex
+    for match in _DICTATED.finditer(text):
+        run = match.group()
+        if len(run) > 19 * 4 or not _one_separator(run):
+            continue  # longer than any card, or digits with different separators between them: a list, a date
+        digits = run.translate(_NOT_DIGITS)
+        if 13 <= len(digits) <= 19 and luhn_valid(digits) and card_issued(digits):
+            return match.span()
+        if 4 <= len(digits) <= 12:
+            before = text[max(0, match.start() - 40):match.start()].lower()
+            if _CODE_WORD.search(before) and not _NOT_SECRET_CODE.search(before):
+                return match.span()
+    return None

@@ -128,6 +128,10 @@ def _public_label(text: str, pos: int) -> bool:
     return bool(_PUBLIC_LABEL.search(name)) and not _SECRET_LABEL.search(name)
 
 
+# A transaction's signature or hash on a public ledger is published by the chain itself (round 8).
+_LEDGER_LABEL = re.compile(r"\b(?:tx|txn|transaction)[ _-]?(?:signature|sig|hash|id)\W{0,3}$", re.I)
+
+
 def find_lone_token(text: str) -> Span | None:
     """A 32-512 character random token not inside a URL, a data: URI, an SSH public key or a PEM public block."""
     if not has_long_token(text):
@@ -140,7 +144,7 @@ def find_lone_token(text: str) -> Span | None:
             before = text[max(0, pos - 7):pos]
             glued = pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "_+/=-")
             if (not glued and not _URL_OR_DATA.search(before) and not _in_public_block(text, pos)
-                    and not _public_label(text, pos)):
+                    and not _public_label(text, pos) and not _LEDGER_LABEL.search(text, max(0, pos - 40), pos)):
                 return pos, pos + len(run)
             pos = text.find(run, pos + 1)
     return None
@@ -187,3 +191,32 @@ def find_encoded_private_key(text: str) -> Span | None:
             return run.span()
         pos = text.find(_PEM_IN_BASE64, pos + 1)
     return None
+
+
+# A password stored base64-encoded under a name that says so, "password_b64: Z2F0dG8wIQ==" (round 8): encoding is
+# not encryption, anyone can decode it.
+_ENCODED_PASSWORD = re.compile(r"(?:password|passwd|passphrase|pwd|pass|secret|token)[_.-]?(?:b64|base64)[\"']?"
+                               r"[ \t]*[:=][ \t]*[\"']?(?P<value>[A-Za-z0-9+/]{4,256}={0,2})(?![A-Za-z0-9+/=])", re.I)
+
+
+def find_encoded_password(text: str) -> Span | None:
+    """A base64 value under a password or secret name ending in b64/base64 that decodes to readable text."""
+    low = text.lower()
+    if "b64" not in low and "base64" not in low:
+        return None
+    judged: dict[str, bool] = {}  # a value repeated through a megabyte is decoded once
+    for match in _ENCODED_PASSWORD.finditer(text):
+        value = match.group("value")
+        if value not in judged:
+            judged[value] = _decodes_to_text(value)
+        if judged[value]:
+            return match.span("value")
+    return None
+
+
+def _decodes_to_text(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.isprintable() and bool(decoded.strip()) and _literal(decoded) is not None

@@ -35,18 +35,18 @@ from .detect_formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFAC
 from .detect_context import (find_account_password, find_login_pair, find_one_time_code, find_passphrase_words,
                              find_password_followup, find_session_cookie, find_table_secret)
 from .detect_ids_world import WORLD_ID_DETECTORS
-from .detect_documents import find_bitlocker_key, find_document_number, find_mrz
+from .detect_documents import find_bitlocker_key, find_document_number, find_driving_licence, find_mrz
 from .detect_loose import find_loose_credential
 from .detect_health import find_insurance_member_id, find_medicare_mbi
 from .detect_urls import find_dsn_credentials
-from .detect_spoken import find_spoken_digits
+from .detect_spoken import find_dictated_digits, find_spoken_digits
 from .detect_tokens import TOKEN_DETECTORS
 from .detect_lines import find_cli_password, find_credential_file_line
 from .detect_nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
 from .detect_numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
 from .detect_phrases import find_password_phrase
 from .detect_words import (_find_password_assignment, _find_secret_assignment, find_byte_array_key,
-                          find_encoded_private_key, find_lone_token)
+                          find_encoded_password, find_encoded_private_key, find_lone_token)
 from .poisoning import find_hidden_text, find_instruction
 from .policy_scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, MAX_PLACES, Detector, Span,
                           TooDense, _regex_finder, needs_digit)
@@ -153,6 +153,8 @@ DETECTORS: tuple[Detector, ...] = (
              "32+ characters of mixed case and digits, not in a URL or a public key"),
     Detector("encoded_private_key", "a private key encoded in base64 (kubeconfig client-key-data, a Secret)",
              find_encoded_private_key, "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQ..."),
+    Detector("encoded_password", "a password stored base64-encoded (encoding is not encryption)",
+             find_encoded_password, "password_b64: aHVudGVyMg=="),
     Detector("byte_array_key", "a secret key written as an array of its bytes", find_byte_array_key,
              "[249,157,213,...] (32 or 64 numbers 0-255)"),
     Detector("entry_code", "a code given by what it opens (a keypad, a lockbox, a locked file)", find_entry_code,
@@ -210,12 +212,17 @@ DETECTORS: tuple[Detector, ...] = (
     # Round 6, from the fifth corpus's tune half: what a voice transcript makes of a PIN.
     Detector("spoken_digits", "a PIN, code or number read out in words", find_spoken_digits,
              "my debit card pin is one two seven one"),
+    # Round 8, from the seventh corpus's tune half: digits dictated one at a time with a separator.
+    Detector("dictated_digits", "a card number or code spelled out one digit at a time", find_dictated_digits,
+             "card: 4 . 1 . 1 . 1 ...; locker: 0 • 6 • 4 • 7"),
     Detector("mrz", "a passport's or ID card's machine-readable zone (ICAO check digits valid)", find_mrz,
              "P<UTOERIKSSON<<ANNA... / L898902C36UTO7408122F1204159..."),
     Detector("document_number", "an identity document's number with its ICAO check digit", find_document_number,
              "identity card T22000129"),
     Detector("bitlocker_key", "a BitLocker recovery key (each group a multiple of 11)", find_bitlocker_key,
              "8 groups of 6 digits"),
+    Detector("driving_licence", "a driving licence number next to its name", find_driving_licence,
+             "CA driver license V4788754"),
     Detector("medicare_mbi", "a Medicare Beneficiary Identifier", find_medicare_mbi, "1EG4-TE5-MK73"),
     Detector("insurance_member_id", "a health plan's member ID", find_insurance_member_id,
              "Member ID: ... with an insurer named near it"),
