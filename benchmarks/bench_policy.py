@@ -2,23 +2,25 @@
 
 Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus): recall (secrets
 refused), false alarms (harmless facts refused), the same for memory poisoning, and a single
-keyword regex for comparison. The corpus has six sources, each split by a hash of its phrasing
+keyword regex for comparison. The corpus has seven sources, each split by a hash of its phrasing
 families before any tuning: "ours", written alongside the detectors; "independent", written later
-by someone who never saw them; "third" to "sixth", each written after the round before it by
+by someone who never saw them; "third" to "seventh", each written after the round before it by
 authors who saw neither the detectors nor the other corpora. Round 1 tuned on ours/tune (ours/heldout
 was then 176/186); round 2 on everything but independent/heldout (then 90/125); round 3 on everything
 but third/heldout (then 164/187); round 4 on third/heldout too. From then on each new corpus was
 counted once on arrival, then only its tune half was tuned on:
 
   corpus   on arrival: tune, held-out      after the rounds tuned on its tune half: held-out
-  fourth   (round 4) 90/103, 89/102        round 5: 91/102; round 6: 92/102; round 7: 94/102
-  fifth    (round 5) 76/103, 74/97         round 6: 77/97 (79.4%);           round 7: 80/97
-  sixth    (round 6) 66/91,  84/107        round 7: 93/107 (86.9%)
+  fourth   (round 4) 90/103, 89/102        round 5: 91/102; round 6: 92/102; round 7: 94/102; round 8: 94/102
+  fifth    (round 5) 76/103, 74/97         round 6: 77/97; round 7: 80/97; round 8: 83/97 (85.6%)
+  sixth    (round 6) 66/91,  84/107        round 7: 93/107; round 8: 94/107 (87.9%)
+  seventh  (round 7) 91/106, 92/110        round 8: 92/110 (83.6%): its tune half went 91 -> 106/106,
+                                           and the held-out count did not move
 
 Before tuning on them, held-out halves scored 69% (third, 129/187), 72% (independent after round 2,
-90/125), 87% (fourth), 76% (fifth) and 79% (sixth): that figure is the honest one for text nobody
-here has seen, not the held-out rows below, which rose by tuning on their sibling halves. Held-out
-halves' misses are never printed here (counts and categories only), so that they stay held out.
+90/125), 87% (fourth), 76% (fifth), 79% (sixth) and 84% (seventh): that figure is the honest one for
+text nobody here has seen, not the held-out rows below, which rose by tuning on their sibling halves.
+Held-out halves' misses are never printed here (counts and categories only), so that they stay held out.
 
 Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
 inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
@@ -121,7 +123,7 @@ def quality() -> None:
     refuses = lambda text: review(text).verdict == "refuse"  # noqa: E731
     keyword = lambda text: KEYWORD.search(text) is not None  # noqa: E731
     print("Part 1. Refusals on the labelled corpus (each source split by family before tuning)")
-    print("Tuned on: every half of ours, independent and third; the tune halves of fourth, fifth and sixth.")
+    print("Tuned on: every half of ours, independent and third; the tune halves of fourth to seventh.")
     print(f"{'source':<12} {'half':<8} {'rule':<14} {'secrets refused':>18} {'harmless refused':>18} "
           f"{'poison refused':>16}")
     for source in SOURCES:
