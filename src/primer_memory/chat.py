@@ -14,8 +14,8 @@ from typing import Any, TypedDict
 
 from .tokens import TokenCounter, estimate_tokens
 
-__all__ = ["CHAT_ROLES", "ROLES", "InvalidMessage", "Message", "ToolCall", "check_message", "message_tokens",
-           "tool_call", "unit_starts"]
+__all__ = ["CHAT_ROLES", "ROLES", "InvalidMessage", "Message", "ToolCall", "check_message", "check_text",
+           "message_tokens", "tool_call", "unit_starts"]
 
 ROLES: tuple[str, ...] = ("user", "assistant")
 """The lesson's roles: what `add(role, text)` takes for plain chat."""
@@ -47,6 +47,17 @@ class InvalidMessage(ValueError):
     """A turn the memory cannot store: an unknown role, text that is not a string, or not a (role, text) pair."""
 
 
+def check_text(text: str, what: str = "text") -> str:
+    """`text` if it has a UTF-8 form; a lone surrogate cannot go into a request body, so it is refused on arrival."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidMessage(f"{what} holds a lone surrogate (half of a character, U+{ord(text[error.start]):04X} at "
+                             f"position {error.start}), which has no UTF-8 form and cannot be sent to a model; send "
+                             "valid Unicode") from None
+    return text
+
+
 def tool_call(call_id: str, name: str, arguments: Mapping[str, Any] | str) -> ToolCall:
     """A tool call in the chat-API shape; `arguments` is a dict (stored as JSON text) or JSON text."""
     text = arguments if isinstance(arguments, str) else json.dumps(dict(arguments), sort_keys=True)
@@ -68,6 +79,9 @@ def _check_calls(calls: object) -> list[ToolCall]:
         if call["id"] in seen:
             raise InvalidMessage(f"two tool calls share the id {call['id']!r}; each call needs its own id")
         seen.add(call["id"])
+        check_text(call["id"], "a tool call id")
+        check_text(function["name"], "a tool name")
+        check_text(function.get("arguments", ""), "tool call arguments")
         checked.append({"id": call["id"], "type": "function",
                         "function": {"name": function["name"], "arguments": function.get("arguments", "")}})
     return checked
@@ -87,6 +101,7 @@ def check_message(message: object) -> Message:
                              f"apart with add('system', text)); got {role!r}")
     if not isinstance(text, str):
         raise InvalidMessage(f"text must be a string, got {type(text).__name__}")
+    check_text(text)
     extra = set(message) - {"role", "content", "tool_calls", "tool_call_id"}
     if extra:
         raise InvalidMessage(f"unknown message fields {sorted(extra)}; allowed: role, content, tool_calls, tool_call_id")
@@ -99,7 +114,7 @@ def check_message(message: object) -> Message:
         call_id = message.get("tool_call_id")
         if not isinstance(call_id, str) or not call_id:
             raise InvalidMessage("a tool message needs the tool_call_id of the call it answers")
-        clean["tool_call_id"] = call_id
+        clean["tool_call_id"] = check_text(call_id, "tool_call_id")
     elif message.get("tool_call_id") is not None:
         raise InvalidMessage(f"only a tool message carries a tool_call_id, not a {role!r} message")
     return clean

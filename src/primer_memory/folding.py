@@ -6,21 +6,67 @@ plain user/assistant chats; `ShortTermMemory` is tested against it.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 from .chat import Message, message_tokens
 from .summarizers import Summarizer, first_sentences
 from .tokens import TokenCounter, estimate_tokens
 
-__all__ = ["SUMMARY_PREFIX", "TRUNCATION_MARKER", "InvalidBudget", "check_budget", "context_reference", "cut_text",
-           "cut_unit", "fold_slow"]
+__all__ = ["SUMMARY_PREFIX", "TRUNCATION_MARKER", "InvalidBudget", "InvalidSummary", "InvalidTokenCount",
+           "check_budget", "check_summary", "checked_counter", "context_reference", "cut_text", "cut_unit", "fold_slow"]
 
 SUMMARY_PREFIX = "Earlier in this conversation: "
 TRUNCATION_MARKER = " [...truncated to fit the budget]"
 
 
 class InvalidBudget(ValueError):
-    """A token budget or keep_last that cannot work (zero, negative, not an int)."""
+    """A token budget or keep_last that cannot work (zero, negative, not an int).
+
+    Its subclasses name a helper that breaks the budget rule: a token counter or a summarizer.
+    """
+
+
+class InvalidTokenCount(InvalidBudget, TypeError):
+    """The token counter failed, or gave something other than a whole number of tokens (0 or more) for a text."""
+
+
+class InvalidSummary(InvalidBudget, TypeError):
+    """The summarizer gave something other than text that can be sent (a str with a UTF-8 form)."""
+
+
+def checked_counter(count: TokenCounter) -> TokenCounter:
+    """`count`, checked on every call: a whole number of tokens, 0 or more, or InvalidTokenCount saying what came back.
+
+    A negative or missing count would let a window over the budget through, so it is refused, never trusted.
+    """
+
+    def checked(text: str) -> int:
+        try:
+            tokens = count(text)
+        except Exception as error:  # the caller's function: name it, keep its error as the cause
+            raise InvalidTokenCount(f"count_tokens raised {type(error).__name__} ({error}) for the text "
+                                    f"{text!r:.60}; a counter must give a whole number of tokens for any text") from error
+        if isinstance(tokens, bool) or not isinstance(tokens, numbers.Integral) or tokens < 0:
+            raise InvalidTokenCount(f"count_tokens returned {tokens!r:.40} ({type(tokens).__name__}) for the text "
+                                    f"{text!r:.60}; a counter must give a whole number of tokens, 0 or more")
+        return int(tokens)
+
+    checked.__wrapped__ = count  # type: ignore[attr-defined]
+    return checked
+
+
+def check_summary(summary: object, what: str = "the summarizer") -> str:
+    """`summary` if it is text that can be sent; InvalidSummary naming what came back otherwise."""
+    if not isinstance(summary, str):
+        raise InvalidSummary(f"{what} returned {summary!r:.40} ({type(summary).__name__}); a summarizer must return "
+                             "text (a str)")
+    try:
+        summary.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidSummary(f"{what} returned text holding a lone surrogate (half of a character), which has no UTF-8 "
+                             "form and cannot be sent; return valid Unicode") from None
+    return summary
 
 
 def check_budget(budget_tokens: object, keep_last: object) -> None:
@@ -97,7 +143,7 @@ def fold_slow(older: Sequence[Message], room: int, summarize: Summarizer, count:
     Returns the summary ('' if nothing fits) and how many of the oldest messages were dropped.
     """
     for start in (range(len(older)) if starts is None else starts):
-        summary = SUMMARY_PREFIX + summarize(older[start:])
+        summary = SUMMARY_PREFIX + check_summary(summarize(older[start:]))
         if count(summary) <= room:
             return summary, start
     return "", len(older)

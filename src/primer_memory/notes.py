@@ -3,10 +3,10 @@
 The model asks for `view`, `create`, `str_replace`, `insert`, `delete` and `rename`
 on virtual paths such as `/memories/progress.md`; the code maps them onto the
 directory `root`. A path is text chosen by the model, so it is checked before it
-touches the disk: the virtual form first (no `..`, no encodings of it, no
-backslashes, no look-alike Unicode, nothing outside `/memories`), then the real
-form (symbolic links are resolved and must still land inside `root`). A refused
-call changes nothing, and errors never show the host path.
+touches the disk: the virtual form first (`notes_paths`: no `..`, no encodings of
+it, no backslashes, no look-alike Unicode, nothing outside `/memories`), then the
+real form (symbolic links are resolved and must still land inside `root`). A
+refused call changes nothing, and errors never show the host path.
 """
 
 from __future__ import annotations
@@ -17,21 +17,38 @@ import shutil
 import stat
 import tempfile
 import threading
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
+
+from .notes_errors import (
+    InvalidLine,
+    InvalidText,
+    NoteConflict,
+    NoteNotFound,
+    NoteNotText,
+    NotesError,
+    NotesSetupError,
+    NotesStorageError,
+    NoteTooLarge,
+    TextNotFound,
+    TextNotUnique,
+    UnsafePath,
+)
+from .notes_paths import MAX_NOTE_BYTES, TEMP_PREFIX, VIRTUAL_ROOT, is_inside, open_root, parse_path, virtual_path
 
 __all__ = [
     "ATTACK_PATHS",
     "InvalidLine",
+    "InvalidText",
     "MemoryNotes",
     "NoteConflict",
     "NoteNotFound",
+    "NoteNotText",
     "NoteTooLarge",
     "NotesError",
+    "NotesSetupError",
     "NotesStorageError",
     "TextNotFound",
     "TextNotUnique",
@@ -41,151 +58,14 @@ __all__ = [
     "parse_path",
 ]
 
-VIRTUAL_ROOT = "/memories"
-MAX_NOTE_BYTES = 64 * 1024  # a note is read back into prompts; a megabyte of "memory" is a bug or an attack
-MAX_PATH_CHARS = 512
-MAX_DEPTH = 12
-MAX_NAME_BYTES = 255
-_TEMP_PREFIX = ".~tmp-"  # names the tool writes for atomic replaces; reserved, never visible to the agent
-_NAME_RULE = "names use letters, digits, '.', '_', '-' and spaces"
-_SHAPE = f"paths look like {VIRTUAL_ROOT}/<name>[/<name>...]"
 
-
-# --------------------------------------------------------------------------- errors
-
-
-class NotesError(Exception):
-    """Base of every refusal of the notes tool; messages name the virtual path at most, never the host path."""
-
-
-class UnsafePath(NotesError, ValueError):
-    """The path could reach outside the memory directory, or is not a plain memory path."""
-
-
-class NoteNotFound(NotesError, KeyError):
-    """No note or folder at that (safe) path."""
-
-    def __str__(self) -> str:  # KeyError would print the message with quotes around it
-        return str(self.args[0]) if self.args else ""
-
-
-class NoteTooLarge(NotesError, ValueError):
-    """A note would exceed the size cap (or one on disk already does)."""
-
-
-class NoteConflict(NotesError, ValueError):
-    """The operation does not fit what is there: a folder where a note was expected, an existing destination."""
-
-
-class TextNotFound(NotesError, ValueError):
-    """str_replace: the old text does not occur in the note."""
-
-
-class TextNotUnique(NotesError, ValueError):
-    """str_replace: the old text occurs more than once, so the edit would be ambiguous."""
-
-
-class InvalidLine(NotesError, ValueError):
-    """insert: the line number is outside the note."""
-
-
-class NotesStorageError(NotesError, OSError):
-    """The disk refused an operation (permissions, space); the host path is kept out of the message."""
-
-
-# --------------------------------------------------------------------------- the virtual path
-
-# Characters that read as '.', '/' or '\' on some system although they are none of them (NFKC may keep them).
-_LOOKALIKES = {
-    "\u2215": "DIVISION SLASH", "\u2044": "FRACTION SLASH", "\u29f8": "BIG SOLIDUS", "\u2571": "BOX DRAWINGS",
-    "\u29f5": "REVERSE SOLIDUS OPERATOR", "\u2216": "SET MINUS", "\u29f9": "BIG REVERSE SOLIDUS",
-    "\u3002": "IDEOGRAPHIC FULL STOP", "\u0701": "SYRIAC SUPRALINEAR FULL STOP", "\u2e33": "RAISED DOT",
-    "\u00b7": "MIDDLE DOT", "\u2027": "HYPHENATION POINT", "\u02d9": "DOT ABOVE",
-}
-_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
-
-
-def parse_path(path: object) -> tuple[str, ...]:
-    """Check a virtual path and return its names below /memories (empty for the root itself).
-
-    Raises UnsafePath saying which rule the path breaks. The checks are on the text
-    alone; MemoryNotes then resolves links on disk and checks containment again.
-    """
-    if not isinstance(path, str):
-        raise UnsafePath(f"a memory path must be a string, got {type(path).__name__}; {_SHAPE}")
-    if not path:
-        raise UnsafePath(f"the path is empty; {_SHAPE}")
-    if len(path) > MAX_PATH_CHARS:
-        raise UnsafePath(f"the path is longer than {MAX_PATH_CHARS} characters")
-    if "\x00" in path:
-        raise UnsafePath("the path contains a NUL byte, which cuts a path short in C libraries; remove it")
-    for ch in path:
-        if unicodedata.category(ch)[0] in "CZ" and ch != " ":
-            raise UnsafePath(f"the path contains a control, invisible or separator character (U+{ord(ch):04X}); "
-                             f"{_NAME_RULE}")
-    if "%" in path:
-        decoded, layers = path, 0
-        while _PERCENT_ESCAPE.search(decoded) and layers < 4:
-            decoded, layers = unquote(decoded), layers + 1
-        if layers and any(s in decoded for s in ("..", "/", "\\")) and decoded != path:
-            raise UnsafePath("the path is percent-encoded (%2e is '.', %2f is '/', %5c is '\\', %25 hides another "
-                             "layer); encoded dots and slashes are refused, write names in plain characters")
-        raise UnsafePath(f"'%' is not allowed in a memory path (it starts a percent-encoding); {_NAME_RULE}")
-    if "\\" in path:
-        raise UnsafePath("backslashes are not allowed (Windows reads them as separators); use '/' between names")
-    if unicodedata.normalize("NFKC", path) != path:
-        raise UnsafePath("the path changes under Unicode normalisation (NFKC), e.g. fullwidth dots or slashes that "
-                         "some systems read as '.' or '/'; use plain characters")
-    for ch in path:
-        if ch in _LOOKALIKES:
-            raise UnsafePath(f"the path contains U+{ord(ch):04X} {_LOOKALIKES[ch]}, which looks like '.', '/' or "
-                             f"'\\'; {_NAME_RULE}")
-    if not path.startswith("/"):
-        raise UnsafePath(f"relative paths are not allowed: every path starts with {VIRTUAL_ROOT}; {_SHAPE}")
-    if path != VIRTUAL_ROOT and not path.startswith(VIRTUAL_ROOT + "/"):
-        if path.startswith(VIRTUAL_ROOT):
-            raise UnsafePath(f"the path is a sibling of {VIRTUAL_ROOT} (such as {VIRTUAL_ROOT}_backup), not inside "
-                             f"it; {_SHAPE}")
-        raise UnsafePath(f"the path is outside {VIRTUAL_ROOT}: only {VIRTUAL_ROOT} and paths below it are allowed, "
-                         "never a host path")
-    rest = path[len(VIRTUAL_ROOT):]
-    if rest.endswith("/"):
-        rest = rest[:-1]  # one trailing slash names the same folder
-    names = tuple(rest.split("/")[1:]) if rest else ()
-    if len(names) > MAX_DEPTH:
-        raise UnsafePath(f"the path is deeper than {MAX_DEPTH} folders")
-    for name in names:
-        _check_name(name)
-    return names
-
-
-def _check_name(name: str) -> None:
-    if name == "":
-        raise UnsafePath(f"the path has an empty name ('//'); {_SHAPE}")
-    if name == "..":
-        raise UnsafePath(f"'..' is not allowed in a memory path: it steps up to the parent folder; {_SHAPE}")
-    if name == ".":
-        raise UnsafePath(f"'.' is not allowed as a path name; {_SHAPE}")
-    if set(name) == {"."}:
-        raise UnsafePath("a name made only of dots is not allowed (some systems read it as a parent folder)")
-    if name.startswith(_TEMP_PREFIX):
-        raise UnsafePath(f"names starting with '{_TEMP_PREFIX}' are reserved for the tool's temporary files")
-    if name != name.strip(" ") or name.endswith("."):
-        raise UnsafePath("a name may not start or end with a space, or end with a dot (Windows drops them)")
-    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
-        raise UnsafePath(f"a name is longer than {MAX_NAME_BYTES} bytes")
-    for ch in name:
-        if not (ch.isalnum() or ch in "._- "):
-            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-            raise UnsafePath(f"the character {shown} is not allowed in a memory name; {_NAME_RULE}")
-
-
-def _virtual(names: tuple[str, ...]) -> str:
-    return "/".join((VIRTUAL_ROOT, *names))
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+def _encodable(text: str) -> bool:
+    """Whether `text` has a UTF-8 form: no lone surrogate (names the OS could not decode carry one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------- the tool
@@ -209,17 +89,14 @@ class MemoryNotes:
     """The memory tool's six commands over /memories, stored as files below `root`.
 
     `root` is created if missing and resolved once; every later path must resolve
-    inside it. Notes are UTF-8 text of at most `max_bytes` bytes.
+    inside it. Notes are UTF-8 text of at most `max_bytes` bytes. A root that cannot
+    serve (a file, a link to nothing, a folder that cannot be made) raises NotesSetupError.
     """
 
     def __init__(self, root: str | os.PathLike[str], *, max_bytes: int = MAX_NOTE_BYTES):
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
-            raise ValueError(f"max_bytes must be a positive integer, got {max_bytes!r}")
-        base = Path(root)
-        base.mkdir(parents=True, exist_ok=True)
-        self._root = os.path.realpath(base)
-        if not os.path.isdir(self._root):
-            raise NotADirectoryError("the notes root must be a directory")
+            raise NotesSetupError(f"max_bytes must be a positive integer, got {max_bytes!r}")
+        self._root = open_root(root)
         self.max_bytes = max_bytes
         self._lock = threading.RLock()
 
@@ -237,10 +114,10 @@ class MemoryNotes:
         names = parse_path(path)
         joined = os.path.join(self._root, *names)
         real = os.path.realpath(joined)  # resolves every link on the way, existing or not
-        if not _inside(real, self._root):
+        if not is_inside(real, self._root):
             raise UnsafePath("the path leads outside the memory directory through a symbolic link; links must stay "
                              "inside it")
-        return _Target(names, _virtual(names), joined, real)
+        return _Target(names, virtual_path(names), joined, real)
 
     def locate(self, path: str) -> Path:
         """The checked, link-resolved host path for a virtual path (for the application and tests only)."""
@@ -265,23 +142,37 @@ class MemoryNotes:
         return f"{target.virtual} ({len(lines)} lines)\n{body}" if lines else f"{target.virtual} (empty)"
 
     def read(self, path: str) -> str:
-        """The text of one note, exactly as stored."""
+        """The text of one note, as stored (a byte that is not UTF-8 reads as U+FFFD; edits refuse such a note)."""
         target = self._target(path)
         with self._lock, _host_errors():
             return self._read(target)
 
     def list_notes(self) -> list[str]:
-        """Every note's virtual path, sorted (links are not followed)."""
+        """Every note's virtual path, sorted (links are not followed; names that are not UTF-8 are left out)."""
         found = []
         with _host_errors():
             for folder, dirs, files in os.walk(self._root):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(_TEMP_PREFIX))
+                dirs[:] = sorted(d for d in dirs if _shown(d))
                 rel = os.path.relpath(folder, self._root)
                 prefix = () if rel == "." else tuple(rel.split(os.sep))
-                found += [_virtual((*prefix, f)) for f in files if not f.startswith(_TEMP_PREFIX)]
+                found += [virtual_path((*prefix, f)) for f in files if _shown(f)]
         return sorted(found)
 
     def _read(self, target: _Target) -> str:
+        """The note's text for reading; bytes that are not UTF-8 show as U+FFFD."""
+        return self._read_bytes(target).decode("utf-8", errors="replace")
+
+    def _read_text(self, target: _Target) -> str:
+        """The note's text for editing: exactly its bytes, so writing it back changes nothing outside the edit."""
+        data = self._read_bytes(target)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise NoteNotText(f"{target.virtual} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+                              f"{error.start}), so an edit would change bytes outside it; replace the note whole "
+                              "with create") from None
+
+    def _read_bytes(self, target: _Target) -> bytes:
         if not os.path.lexists(target.real):
             raise NoteNotFound(f"no note at {target.virtual}; view {VIRTUAL_ROOT} to list what exists")
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -303,18 +194,21 @@ class MemoryNotes:
             os.close(fd)
         if len(data) > self.max_bytes:
             raise NoteTooLarge(f"{target.virtual} is over the cap of {self.max_bytes} bytes")
-        return data.decode("utf-8", errors="replace")
+        return data
 
     def _listing(self, target: _Target) -> str:
         lines = [f"{target.virtual}/ (folders end in '/', sizes in bytes, two levels deep)"]
+        hidden = 0
 
         def walk(real: str, virtual: str, depth: int) -> None:
+            nonlocal hidden
             with os.scandir(real) as entries:
                 for entry in sorted(entries, key=lambda e: e.name):
-                    if entry.name.startswith(_TEMP_PREFIX):
+                    if not _shown(entry.name):
+                        hidden += not entry.name.startswith(TEMP_PREFIX)
                         continue
                     child = f"{virtual}/{entry.name}"
-                    if entry.is_symlink() and not _inside(os.path.realpath(entry.path), self._root):
+                    if entry.is_symlink() and not is_inside(os.path.realpath(entry.path), self._root):
                         lines.append(f"{'  ' * depth}{child}  (link leading outside: refused)")
                     elif entry.is_symlink() and not os.path.exists(entry.path):
                         lines.append(f"{'  ' * depth}{child}  (broken link)")
@@ -326,8 +220,11 @@ class MemoryNotes:
                         lines.append(f"{'  ' * depth}{child}  {entry.stat().st_size}")
 
         walk(target.real, target.virtual, 1)
-        if len(lines) == 1:
+        if len(lines) == 1 and not hidden:
             lines.append("  (empty)")
+        if hidden:
+            lines.append(f"  ({hidden} name{'s' if hidden > 1 else ''} hidden: not UTF-8, so no path can reach "
+                         f"{'them' if hidden > 1 else 'it'})")
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- writing
@@ -349,12 +246,12 @@ class MemoryNotes:
     def str_replace(self, path: str, old: str, new: str) -> str:
         """Replace the one occurrence of `old` with `new`; refuse if `old` is missing or occurs more than once."""
         target = self._target(path)
-        if not isinstance(old, str) or not isinstance(new, str):
-            raise TypeError("old and new must be strings")
+        _check_text(old, "the text to replace")
+        _check_text(new, "the new text")
         if old == "":
             raise TextNotFound("the text to replace is empty; give the exact text to change")
         with self._lock, _host_errors():
-            content = self._read(target)
+            content = self._read_text(target)
             count = content.count(old)
             if count == 0:
                 raise TextNotFound(f"the text to replace does not occur in {target.virtual}; view the note and copy "
@@ -369,10 +266,9 @@ class MemoryNotes:
     def insert(self, path: str, line: int, text: str) -> str:
         """Insert `text` as whole lines after line `line` (0 puts it first, the line count puts it last)."""
         target = self._target(path)
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a string, got {type(text).__name__}")
+        _check_text(text, "text")
         with self._lock, _host_errors():
-            content = self._read(target)
+            content = self._read_text(target)
             lines = re.findall(r"[^\n]*\n|[^\n]+$", content)
             if isinstance(line, bool) or not isinstance(line, int) or not 0 <= line <= len(lines):
                 raise InvalidLine(f"line must be a whole number from 0 to {len(lines)} for {target.virtual}, "
@@ -409,7 +305,7 @@ class MemoryNotes:
             if os.path.lexists(dest.real):
                 raise NoteConflict(f"{dest.virtual} already exists; delete it first or choose another name")
             moved = os.path.realpath(source.joined) if not os.path.islink(source.joined) else source.joined
-            if _inside(dest.real, moved):
+            if is_inside(dest.real, moved):
                 raise NoteConflict(f"cannot move {source.virtual} into itself")
             created = self._make_parents(os.path.dirname(dest.real), dest)
             try:
@@ -422,9 +318,7 @@ class MemoryNotes:
     # ----------------------------------------------------------------- helpers
 
     def _encode(self, text: object, target: _Target) -> bytes:
-        if not isinstance(text, str):
-            raise TypeError(f"note text must be a string, got {type(text).__name__}")
-        data = text.encode("utf-8")
+        data = _check_text(text, "note text").encode("utf-8")
         if len(data) > self.max_bytes:
             raise NoteTooLarge(f"{target.virtual} would be {len(data)} bytes, over the cap of {self.max_bytes}; "
                                "keep notes short or split them")
@@ -455,7 +349,7 @@ class MemoryNotes:
         created = self._make_parents(folder, target)
         tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=folder)
+            fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=folder)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
@@ -467,6 +361,21 @@ class MemoryNotes:
                 os.unlink(tmp)
             _remove_dirs(created)
             raise
+
+
+def _shown(name: str) -> bool:
+    """Whether a name on disk appears in listings: not a temporary file, and UTF-8 (else no path reaches it)."""
+    return not name.startswith(TEMP_PREFIX) and _encodable(name)
+
+
+def _check_text(text: object, what: str) -> str:
+    """`text` if it can be stored as UTF-8; InvalidText (also a TypeError) saying why not."""
+    if not isinstance(text, str):
+        raise InvalidText(f"{what} must be a string, got {type(text).__name__}")
+    if not _encodable(text):
+        raise InvalidText(f"{what} holds a lone surrogate (half of a character), which has no UTF-8 form and "
+                          "cannot be stored; send valid Unicode")
+    return text
 
 
 def _remove_dirs(created: list[str]) -> None:

@@ -14,13 +14,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .chat import CHAT_ROLES, ROLES, InvalidMessage, Message, check_message, message_tokens
+from .chat import CHAT_ROLES, ROLES, InvalidMessage, Message, check_message, check_text, message_tokens
 from .folding import (
     SUMMARY_PREFIX,
     TRUNCATION_MARKER,
     InvalidBudget,
+    InvalidSummary,
+    InvalidTokenCount,
     _copy,
     check_budget,
+    check_summary,
+    checked_counter,
     context_reference,
     cut_text,
     cut_unit,
@@ -40,6 +44,8 @@ __all__ = [
     "TRUNCATION_MARKER",
     "InvalidBudget",
     "InvalidMessage",
+    "InvalidSummary",
+    "InvalidTokenCount",
     "Message",
     "PerMessageSummarizer",
     "ShortTermMemory",
@@ -84,7 +90,7 @@ def _as_message(turn: object, position: int) -> Message:
     if not isinstance(text, str):
         raise InvalidMessage(f"text must be a string, got {type(text).__name__}")
     if role == "system":
-        return {"role": "system", "content": text}
+        return {"role": "system", "content": check_text(text, "the system message")}
     return check_message({"role": role, "content": text})
 
 
@@ -104,17 +110,21 @@ class ShortTermMemory:
                  system: str | None = None):
         check_budget(budget_tokens, keep_last)
         if not callable(summarize):
-            raise TypeError(f"summarize must be a function of a list of messages, got {summarize!r}")
+            raise InvalidSummary(f"summarize must be a function of a list of messages, got {summarize!r}")
         if not callable(count_tokens):
-            raise TypeError(f"count_tokens must be a function of a text, got {count_tokens!r}")
+            raise InvalidTokenCount(f"count_tokens must be a function of a text, got {count_tokens!r}")
         if start_on not in START_ON:
             raise InvalidBudget(f"start_on must be None or 'user', got {start_on!r}")
         if system is not None and not isinstance(system, str):
             raise InvalidMessage(f"system must be a string, got {type(system).__name__}")
+        if system is not None:
+            check_text(system, "the system message")
         self._budget = budget_tokens
         self._keep_last = keep_last
         self._summarize = summarize
-        self._count = count_tokens
+        self._given_count = count_tokens
+        # every count is checked (a whole number, 0 or more) except the lesson's own rule, which always gives one
+        self._count = count_tokens if count_tokens is estimate_tokens else checked_counter(count_tokens)
         self._start_on = start_on
         self.system = system  # kept apart from the history: build_prompt puts it first
         self._reset()
@@ -145,7 +155,7 @@ class ShortTermMemory:
 
     @property
     def count_tokens(self) -> TokenCounter:
-        return self._count
+        return self._given_count
 
     @property
     def handoff_note(self) -> str:
@@ -192,7 +202,7 @@ class ShortTermMemory:
         if isinstance(message, Mapping) and message.get("role") == "system":
             if not isinstance(message.get("content"), str) or set(message) - {"role", "content"}:
                 raise InvalidMessage("a system message is {'role': 'system', 'content': text}")
-            self.system = message["content"]
+            self.system = check_text(message["content"], "the system message")
             return
         self._add_checked([check_message(message)])
 
@@ -211,7 +221,10 @@ class ShortTermMemory:
             self.system = system[-1]
 
     def _add_checked(self, messages: list[Message]) -> None:
-        """Check the order of tool calls and results for all messages first, then append them."""
+        """Check the order of tool calls and results and count every message first, then append them.
+
+        Counting comes before appending: a counter that fails or gives no whole number leaves the memory as it was.
+        """
         open_calls = list(self._open_calls)
         last_is_call_unit = bool(self._messages) and (
             self._messages[self._units[-1]].get("tool_calls") is not None)
@@ -228,18 +241,19 @@ class ShortTermMemory:
                                          "each (an error text is a result too) before the next turn")
                 open_calls = [c["id"] for c in m.get("tool_calls", ())]
                 last_is_call_unit = bool(open_calls)
-        for m in messages:
+        costs = [message_tokens(m, self._count) for m in messages]
+        for m, cost in zip(messages, costs):
             if m["role"] != "tool":
                 self._units.append(len(self._messages))
             self._messages.append(m)
-            self._prefix.append(self._prefix[-1] + message_tokens(m, self._count))
+            self._prefix.append(self._prefix[-1] + cost)
         self._open_calls = open_calls
 
     def copy(self, budget_tokens: int | None = None, keep_last: int | None = None) -> ShortTermMemory:
         """The same conversation under other settings (a what-if), without re-checking every message."""
         other = ShortTermMemory(self._budget if budget_tokens is None else budget_tokens,
                                 self._keep_last if keep_last is None else keep_last, self._summarize,
-                                count_tokens=self._count, start_on=self._start_on, system=self.system)
+                                count_tokens=self._given_count, start_on=self._start_on, system=self.system)
         for name in ("_messages", "_prefix", "_units", "_open_calls", "_pieces", "_piece_prefix"):
             setattr(other, name, list(getattr(self, name)))  # messages are never edited in place, only appended
         other._rolled_upto, other._rolling, other._note = self._rolled_upto, self._rolling, self._note
@@ -274,7 +288,10 @@ class ShortTermMemory:
         end = self._units[-1] if self._open_calls else len(self._messages)  # a call still waiting is held back
         held = len(self._messages) - end
         units = self._units[: bisect.bisect_left(self._units, end)]
-        note_cost = self._count(self._note) if self._note else 0
+        note = self._note
+        if note and self._count(note) > self._budget:  # a copy under a smaller budget: the note is cut to fit
+            note = cut_text(note, self._budget, self._count)
+        note_cost = self._count(note) if note else 0
         budget = self._budget - note_cost
         cost = self._cost
         if cost(0, end) <= budget:
@@ -299,17 +316,26 @@ class ShortTermMemory:
             else:
                 recent, truncated = cut, True
         room = budget - sum(message_tokens(m, self._count) for m in recent)
-        if start == 0:
-            summary, lo = "", 0
-        elif isinstance(self._summarize, RollingSummarizer):
-            summary, lo = self._fold_rolling(start, room), 0
-            if not summary:
-                lo = start
-        else:
-            starts = units[: bisect.bisect_left(units, start)]
-            summary, lo = self._fold(start, room, starts)
-        if self._note:
-            summary = self._note + ("\n" + summary if summary else "")
+        over = 0
+        while True:
+            if start == 0:
+                summary, lo = "", 0
+            elif isinstance(self._summarize, RollingSummarizer):
+                summary, lo = self._fold_rolling(start, room - over), 0
+                if not summary:
+                    lo = start
+            else:
+                starts = units[: bisect.bisect_left(units, start)]
+                summary, lo = self._fold(start, room - over, starts)
+            if not (note and summary):
+                summary = note or summary
+                break
+            joined = note + "\n" + summary  # the joining line can cost a token more than its parts
+            extra = self._count(joined) - note_cost - self._count(summary)
+            if extra <= 0:
+                summary = joined
+                break
+            over += extra  # fold again into that much less room
         return ContextWindow(summary, recent, summarized=start - lo, dropped=lo, truncated=truncated,
                              held_back=held, count=self._count)
 
@@ -322,7 +348,7 @@ class ShortTermMemory:
         if not isinstance(summarizer, PerMessageSummarizer):
             return fold_slow(self._messages[:end], room, summarizer, self._count, starts)
         for message in self._messages[len(self._pieces): end]:
-            piece = summarizer.piece(message)
+            piece = check_summary(summarizer.piece(_copy(message)), "the summarizer's piece function")
             self._pieces.append(piece)
             self._piece_prefix.append(self._piece_prefix[-1] + len(piece))
         sep = summarizer.separator
@@ -369,10 +395,10 @@ class ShortTermMemory:
             return ""  # no room now; the messages are folded on a later call that has room
         new = self._messages[self._rolled_upto: end]
         if new or self._count(SUMMARY_PREFIX + self._rolling) > room:
-            self._rolling = summarizer(self._rolling, [_copy(m) for m in new], max_tokens=target)
-            self._rolled_upto = end
-            if self._count(SUMMARY_PREFIX + self._rolling) > room:  # outgrew its room: re-summarize once
-                self._rolling = summarizer(self._rolling, [], max_tokens=target)
+            rolling = check_summary(summarizer(self._rolling, [_copy(m) for m in new], max_tokens=target))
+            if self._count(SUMMARY_PREFIX + rolling) > room:  # outgrew its room: re-summarize once
+                rolling = check_summary(summarizer(rolling, [], max_tokens=target))
+            self._rolling, self._rolled_upto = rolling, end  # only text that passed the checks is kept
         if not self._rolling:
             return ""
         summary = SUMMARY_PREFIX + self._rolling
@@ -388,8 +414,14 @@ class ShortTermMemory:
         """
         from .handoff import write_handoff
 
-        result = write_handoff(self._messages, self._note, max_note_tokens or max(self._budget // 4, 1),
-                               self._count, long_term, scope)
+        if max_note_tokens is None:
+            max_note_tokens = max(self._budget // 4, 1)
+        elif isinstance(max_note_tokens, bool) or not isinstance(max_note_tokens, int):
+            raise InvalidBudget(f"max_note_tokens must be a whole number, got {max_note_tokens!r}")
+        elif not 1 <= max_note_tokens <= self._budget:  # a note over the budget would break the budget
+            raise InvalidBudget(f"max_note_tokens must be from 1 to budget_tokens ({self._budget}), "
+                                f"got {max_note_tokens}")
+        result = write_handoff(self._messages, self._note, max_note_tokens, self._count, long_term, scope)
         self._reset()
         self._note = result.note
         return result

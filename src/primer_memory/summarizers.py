@@ -99,6 +99,10 @@ class RollingSummarizer:
         self.input_tokens += (self.instruction_tokens + self.count(summary)
                               + sum(message_tokens(m, self.count) for m in new))
         out = self.fold(summary, list(new), max_tokens)
+        if not isinstance(out, str):  # counted below: refuse here, by name, what is not text
+            from .folding import check_summary
+
+            check_summary(out, f"{type(self).__name__}.fold")
         self.output_tokens += self.count(out)
         return out
 
