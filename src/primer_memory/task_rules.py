@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "STATUSES", "TRANSITIONS", "PROPOSAL_FIELDS", "MAX_PROPOSAL_CHARS", "MAX_NAME_CHARS", "MAX_DEPTH",
-    "BUILTIN_VALIDATORS", "Event", "InvalidTask", "InvalidUpdate", "Lease", "LeaseError", "LeaseExpired",
-    "LeaseHeld", "Step", "TaskFileError", "UnknownTask", "count_text", "short_text", "events_table",
-    "steps_table", "transition_problem",
+    "STATUSES", "TRANSITIONS", "PROPOSAL_FIELDS", "MAX_PROPOSAL_CHARS", "MAX_NAME_CHARS", "MAX_DEPTH", "MAX_STEPS",
+    "MAX_INT_DIGITS", "BUILTIN_VALIDATORS", "ClockError", "Event",
+    "InvalidTask", "InvalidUpdate", "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "Step", "StoreBusy",
+    "StoreDamaged", "TaskFileError", "UnknownTask", "count_text", "short_text", "events_table", "steps_table",
+    "transition_problem",
 ]
 
 STATUSES: tuple[str, ...] = ("pending", "running", "done", "failed")
@@ -34,6 +35,9 @@ MAX_PROPOSAL_CHARS = 10_000  # one cap for a proposal, whether it arrives as JSO
 MAX_NAME_CHARS = 200  # task ids, step names and worker ids
 MAX_GOAL_CHARS = 2_000
 MAX_DEPTH = 32  # how deeply an output may nest lists and objects
+MAX_STEPS = 1_000  # steps in one task: generous for a job an agent runs step by step, and a bound on one insert
+MAX_INT_DIGITS = 1_000  # digits of one whole number in an output (Python refuses to write more than 4,300)
+MAX_LISTED = 20  # names listed in one message (the steps of a task), then "..."
 EXAMPLE = '{"step": "fetch_invoices", "status": "done", "output": "4 invoices"}'
 
 Validator = Callable[[Any], "bool | str | None"]
@@ -80,7 +84,20 @@ class UnknownTask(LookupError):
 
 
 class TaskFileError(ValueError):
-    """The path cannot hold a task store (a folder, missing, read-only, not SQLite, another program's file)."""
+    """The path cannot hold a task store (a folder, missing, read-only, not SQLite, another program's file),
+    or the store's settings (timeout, clock, hook) cannot be used."""
+
+
+class StoreBusy(TaskFileError):
+    """Another program held the file's write lock for longer than the store waits (its `timeout`); nothing changed."""
+
+
+class StoreDamaged(TaskFileError):
+    """The file holds pages or rows this code cannot read (a damaged page, an output edited by hand)."""
+
+
+class ClockError(LeaseError):
+    """The store's clock gave a reading that is not a finite number of seconds; nothing was written."""
 
 
 # --------------------------------------------------------------------------- built-in output checks
@@ -218,8 +235,10 @@ def check_value(value: Any, what: str = "output") -> None:
             problem = _bad_text(item)
             if problem:
                 raise InvalidUpdate(f"the {what} {problem}")
-        elif item is None or isinstance(item, (bool, int)):
+        elif item is None or isinstance(item, bool):
             budget -= 5
+        elif isinstance(item, int):
+            budget -= _int_digits(item, what) + 1
         elif isinstance(item, float):
             if item != item or item in (float("inf"), float("-inf")):
                 raise InvalidUpdate(f"the {what} holds {item!r}, which JSON cannot store; use a finite number")
@@ -242,6 +261,15 @@ def check_value(value: Any, what: str = "output") -> None:
     if budget < 0:
         raise InvalidUpdate(f"the {what} is longer than {MAX_PROPOSAL_CHARS} characters as JSON; at most "
                             f"{MAX_PROPOSAL_CHARS} are accepted, whether it arrives as text or as a dict")
+
+
+def _int_digits(number: int, what: str) -> int:
+    """How many digits a whole number has, or InvalidUpdate when it has more than MAX_INT_DIGITS."""
+    digits = len(str(abs(number))) if number.bit_length() <= MAX_INT_DIGITS * 10 // 3 + 4 else MAX_INT_DIGITS + 1
+    if digits > MAX_INT_DIGITS:  # checked on the bit length first: str() of a 5,000-digit number raises
+        raise InvalidUpdate(f"the {what} holds a whole number of more than {MAX_INT_DIGITS:,} digits; "
+                            "send a number that long as text")
+    return digits
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -275,6 +303,8 @@ def parse(proposal: Any) -> dict[str, Any]:
                                 f"at most {MAX_PROPOSAL_CHARS} are accepted")
         try:
             proposal = json.loads(proposal, object_pairs_hook=_no_duplicate_keys)
+        except InvalidUpdate:  # a field given twice: a ValueError too, but already says what is wrong
+            raise
         except json.JSONDecodeError as error:
             raise InvalidUpdate(
                 f"the proposal is not valid JSON ({error.msg} at line {error.lineno} column {error.colno}); "
@@ -283,6 +313,9 @@ def parse(proposal: Any) -> dict[str, Any]:
         except RecursionError:
             raise InvalidUpdate(f"the proposal is nested too deeply to read; send one flat object like {EXAMPLE}"
                                 ) from None
+        except ValueError:  # Python will not read a whole number of more than 4,300 digits
+            raise InvalidUpdate(f"the proposal holds a whole number of more than {MAX_INT_DIGITS:,} digits; "
+                                "send a number that long as text") from None
     if not isinstance(proposal, dict):
         kind = {list: "a list", str: "a string", type(None): "null", bool: "true/false", int: "a number",
                 float: "a number"}.get(type(proposal), type(proposal).__name__)
@@ -313,7 +346,7 @@ def peek(proposal: Any) -> tuple[str | None, str | None]:
             return None, None
         try:
             fields = json.loads(proposal)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not JSON, or a number too long to read
             return None, None
     if not isinstance(fields, dict):
         return None, None
@@ -350,11 +383,23 @@ def encode_output(output: Any) -> tuple[str | None, str | None]:
     return json.dumps(output, ensure_ascii=False, allow_nan=False), "json"
 
 
-def decode_output(text: str | None, kind: str | None) -> Any:
-    """The output as it was proposed, from its stored text and kind."""
+def decode_output(text: str | None, kind: str | None, where: str = "an output") -> Any:
+    """The output as it was proposed, from its stored text and kind; StoreDamaged when it is not JSON any more."""
     if text is None:
         return None
-    return text if kind == "text" else json.loads(text)
+    if kind == "text":
+        return text
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError) as error:  # edited by hand, or a damaged row
+        detail = error.msg if isinstance(error, json.JSONDecodeError) else type(error).__name__
+        raise StoreDamaged(f"{where} is stored as JSON but is not valid JSON ({detail})") from None
+
+
+def list_names(names: Iterable[str]) -> str:
+    """Names for a message, at most MAX_LISTED of them, then '...'."""
+    shown = list(names)
+    return ", ".join(shown[:MAX_LISTED]) + (f", ... ({len(shown)} in all)" if len(shown) > MAX_LISTED else "")
 
 
 def step_spec(item: Any) -> tuple[Any, Any]:

@@ -5,7 +5,9 @@ The model proposes an update as JSON (`{"step": ..., "status": ..., "output": ..
 only if every check passes. The check and the write happen in one transaction
 that locks the task first, so two processes proposing at once cannot both move
 the same step, and a crash leaves either the old state or the new one. Every
-proposal for a task that exists, accepted or refused, is appended to its event log.
+proposal for a task that exists, accepted or refused, is appended to its event log
+(refusals up to a bound per task, `task_checks.MAX_REFUSED_EVENTS`, so a model stuck in
+a loop cannot grow the file without end).
 
 The state machine (`TRANSITIONS`):
 
@@ -33,12 +35,14 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from .task_checks import check_settings, check_task_ids, read_clock, refusal_for_log, step_items
 from .task_rules import (
     BUILTIN_VALIDATORS,
     MAX_GOAL_CHARS,
     PROPOSAL_FIELDS,
     STATUSES,
     TRANSITIONS,
+    ClockError,
     Event,
     Hook,
     InvalidTask,
@@ -48,6 +52,8 @@ from .task_rules import (
     LeaseExpired,
     LeaseHeld,
     Step,
+    StoreBusy,
+    StoreDamaged,
     TaskFileError,
     UnknownTask,
     Validator,
@@ -57,25 +63,26 @@ from .task_rules import (
     decode_output,
     encode_output,
     events_table,
+    list_names,
     parse,
     peek,
     raw_text,
     short_text,
-    step_spec,
     steps_table,
     transition_problem,
 )
 
 __all__ = [
-    "STATUSES", "TRANSITIONS", "PROPOSAL_FIELDS", "BUILTIN_VALIDATORS", "Event", "InvalidTask", "InvalidUpdate",
-    "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "Step", "TaskFileError", "TaskStateStore", "UnknownTask",
-    "count_text", "short_text", "events_table", "steps_table",
+    "STATUSES", "TRANSITIONS", "PROPOSAL_FIELDS", "BUILTIN_VALIDATORS", "ClockError", "Event", "InvalidTask",
+    "InvalidUpdate", "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "Step", "StoreBusy", "StoreDamaged",
+    "TaskFileError", "TaskStateStore", "UnknownTask", "count_text", "short_text", "events_table", "steps_table",
 ]
 
 
 def _step(task_id: str, row: Sequence[Any]) -> Step:
     position, name, status, output, kind, attempts, validator, owner, expires = row
-    return Step(task_id, position, name, status, decode_output(output, kind), attempts, validator, owner, expires)
+    output = decode_output(output, kind, f"the output of step {_quote(name)} of task {_quote(task_id)}")
+    return Step(task_id, position, name, status, output, attempts, validator, owner, expires)
 
 
 class TaskStateStore:
@@ -89,11 +96,13 @@ class TaskStateStore:
     be given the same checks. `hook(point, task_id, step, status)` is called at named
     points inside a write transaction ("creating", "checked", "written") so tests and
     the crash simulator can stop a process there. `clock` (seconds) times leases.
+    `timeout` is how long a write waits for another program's lock before StoreBusy.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, dsn: str | None = None,
                  schema: str = "public", validators: Mapping[str, Validator] | None = None,
                  hook: Hook | None = None, timeout: float = 30.0, clock: Callable[[], float] | None = None):
+        check_settings(timeout, clock, hook)
         self._validators: dict[str, Validator] = dict(BUILTIN_VALIDATORS)
         for name, fn in (validators or {}).items():
             self._register(name, fn)
@@ -159,29 +168,15 @@ class TaskStateStore:
 
         Each step is a name, or a (name, check) pair where the check is a named function of the
         output or the name of a known check; a mapping {name: check or None} works too.
+        A task has at most `MAX_STEPS` (1,000) steps.
         """
         check_name(task_id, "task_id", InvalidTask)
         if not isinstance(goal, str):
             raise InvalidTask(f"goal must be a string, got {type(goal).__name__}")
         if goal:
             check_name(goal, "goal", InvalidTask, MAX_GOAL_CHARS)
-        if isinstance(steps, (str, bytes)):
-            raise InvalidTask(f"steps must be a list of step names, got the single text {_quote(steps)}; "
-                              f"write [{_quote(steps)}] for a task of one step")
-        if isinstance(steps, Mapping):
-            items = list(steps.items())
-        elif isinstance(steps, (list, tuple)):
-            items = [step_spec(s) for s in steps]
-        else:
-            raise InvalidTask(f"steps must be a list of step names, got {type(steps).__name__}")
-        if not items:
-            raise InvalidTask(f"task {task_id!r} needs at least one step")
-        rows: list[tuple[int, str, str | None]] = []
-        for position, (name, check) in enumerate(items, start=1):
-            check_name(name, f"step {position}'s name", InvalidTask)
-            if any(name == r[1] for r in rows):
-                raise InvalidTask(f"step name {name!r} appears twice; each step of a task needs its own name")
-            rows.append((position, name, self._validator_name(name, check)))
+        rows = [(position, name, self._validator_name(name, check))
+                for position, (name, check) in enumerate(step_items(task_id, steps), start=1)]
         with self._db.transaction() as tx:
             if tx.lock_task(task_id) is not None:
                 raise InvalidTask(f"task {task_id!r} already exists; pick a new id, or read it with steps()")
@@ -242,9 +237,9 @@ class TaskStateStore:
         """Every proposal and claim made for this task, accepted or refused, in the order they were decided."""
         if not self._known_shape(task_id):
             return []
-        with self._db.reading() as tx:
-            rows = tx.events(task_id)
-        return [Event(task_id, q, st, s, decode_output(o, k), a, r, p, w) for q, st, s, o, k, a, r, p, w in rows]
+        with self._db.reading() as tx:  # decoded inside, so a damaged row is reported with the file's name
+            return [Event(task_id, q, st, s, decode_output(o, k, f"the output of event {q} of task {_quote(task_id)}"),
+                          a, r, p, w) for q, st, s, o, k, a, r, p, w in tx.events(task_id)]
 
     def integrity_check(self) -> str:
         """The database's own check of its storage: 'ok' when every page and index is sound."""
@@ -269,7 +264,7 @@ class TaskStateStore:
         found = tx.step_named(task_id, name)
         if found is None:
             raise InvalidUpdate(f"task {task_id} has no step {_quote(name)}; its steps are "
-                                f"{', '.join(r[1] for r in tx.steps(task_id))}")
+                                f"{list_names(r[1] for r in tx.steps(task_id))}")
         step = _step(task_id, found)
         row = found if step.status != "done" and step.position == 1 else tx.current(task_id)
         current = None if row is None else _step(task_id, row)
@@ -280,9 +275,9 @@ class TaskStateStore:
         assert current is not None  # some step is not done: this one
         if step.name != current.name:
             raise InvalidUpdate(f"step {name} is not the current step: the current step is {current.name} "
-                                f"(steps run in order: {', '.join(r[1] for r in tx.steps(task_id))})")
+                                f"(steps run in order: {list_names(r[1] for r in tx.steps(task_id))})")
         if step.lease_owner is not None:  # the clock is read only for a claimed step (one round trip less)
-            _lease_allows(step, worker, tx.now())
+            _lease_allows(step, worker, read_clock(tx.now()))
         problem = transition_problem(name, step.status, status, step.output)
         if problem is not None:
             raise InvalidUpdate(problem)
@@ -310,9 +305,10 @@ class TaskStateStore:
     def apply(self, task_id: str, proposal: Mapping[str, Any] | str, *, worker: str | None = None) -> Step:
         """Check a proposed update and write it, in one transaction; return the step as written.
 
-        A refused proposal raises InvalidUpdate and changes nothing but the task's event log.
-        A proposal for a task that does not exist changes nothing at all (the log is per task,
-        so nobody can grow the store by inventing ids). Give `worker=` when steps are claimed.
+        A refused proposal raises InvalidUpdate and changes nothing but the task's event log, which
+        keeps its first MAX_LOGGED_PROPOSAL_CHARS (1,000) characters, for at most MAX_REFUSED_EVENTS
+        (500) refusals per task: later ones are refused, not logged. A proposal for a task that does
+        not exist changes nothing at all. Give `worker=` when steps are claimed.
         """
         if not isinstance(task_id, str):
             raise TypeError(f"task_id must be a string, got {type(task_id).__name__}")
@@ -329,10 +325,15 @@ class TaskStateStore:
                 try:
                     fields = parse(proposal)
                     step, status, reason = self._check(tx, task_id, fields, worker)
+                except ClockError:
+                    raise  # the store's fault, not the proposal's: nothing is logged, the transaction rolls back
                 except InvalidUpdate as refusal:
                     name, asked = peek(proposal)
-                    refusal.seq = tx.add_event(task_id, name, asked, None, None, False, refusal.reason, raw, worker)
                     refusal.task_id, refusal.step, refusal.status = task_id, name, asked
+                    logged = refusal_for_log(refusal, raw, tx.refused_count(task_id))
+                    if logged is not None:
+                        refusal.seq = tx.add_event(task_id, name, asked, None, None, False, refusal.reason, logged,
+                                                   worker)
                     failure = refusal
                 else:
                     self._call_hook("checked", task_id, step.name, status)
@@ -385,15 +386,16 @@ class TaskStateStore:
                    task_ids: Sequence[str] | None = None) -> Lease | None:
         """Claim the current step of the first task (in id order) that nobody holds; None when there is none.
 
-        On PostgreSQL the candidates are locked with FOR UPDATE SKIP LOCKED, so workers racing
-        for the same list never wait on each other and never take the same step.
+        `task_ids` limits the choice to a list of ids. On PostgreSQL the candidates are locked with
+        FOR UPDATE SKIP LOCKED, so workers racing for one list never wait on each other or take one step.
         """
         check_name(worker, "worker", LeaseError)
         seconds = _check_seconds(lease_seconds)
+        task_ids = check_task_ids(task_ids)
         tried: list[str] = []
         while True:
             with self._db.transaction() as tx:
-                now = tx.now()
+                now = read_clock(tx.now())
                 task_id = tx.next_claimable(now, task_ids, tried)
                 if task_id is None:
                     return None
@@ -404,7 +406,7 @@ class TaskStateStore:
 
     def _claim_in(self, tx: Any, task_id: str, worker: str, seconds: float, *, strict: bool,
                   now: float | None = None) -> Lease | None:
-        now = tx.now() if now is None else now
+        now = read_clock(tx.now()) if now is None else now
         row = tx.current(task_id)
         if row is None:
             return None
@@ -431,7 +433,7 @@ class TaskStateStore:
     def heartbeat(self, task_id: str, worker: str, lease_seconds: float = 30.0) -> Lease:
         """Extend `worker`'s live lease on the current step; LeaseExpired or LeaseHeld when it holds none."""
         with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
-            now = tx.now()
+            now = read_clock(tx.now())
             row = tx.current(task_id)
             step = None if row is None else _step(task_id, row)
             if step is None or step.lease_owner is None:

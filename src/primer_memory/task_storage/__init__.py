@@ -53,6 +53,9 @@ class TaskTx(Protocol):
                   kind: str | None, accepted: bool, reason: str, proposal: str, worker: str | None) -> int:
         """Append one event to the task's log and return its number (1, 2, ... per task)."""
 
+    def refused_count(self, task_id: str) -> int:
+        """How many refused proposals the task's log holds (the store logs at most MAX_REFUSED_EVENTS)."""
+
     def task_ids(self) -> list[str]:
         """Every task id, in id order."""
 
@@ -64,10 +67,12 @@ class TaskBackend(Protocol):
     """A place that keeps task state: transactions are opened here and nowhere else."""
 
     def transaction(self) -> AbstractContextManager[TaskTx]:
-        """A write transaction that commits on success and rolls back on any error."""
+        """A write transaction that commits on success and rolls back on any error; the backend's own errors
+        and `StoreDamaged` rows leave it as named errors (`TaskFileError`, `StoreBusy`, `StoreDamaged`) that say
+        where the store is."""
 
     def reading(self) -> AbstractContextManager[TaskTx]:
-        """Read-only access (no write lock taken)."""
+        """Read-only access (no write lock taken); errors named as in `transaction`."""
 
     def integrity_check(self) -> str:
         """The backend's own soundness check: 'ok' when sound."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..task_rules import TaskFileError
+from ..task_rules import StoreDamaged, TaskFileError
 from . import EventRow, StepRow
 
 __all__ = ["PostgresTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
@@ -124,12 +124,24 @@ class PostgresTasks:
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """One transaction: committed when the block ends, rolled back by psycopg on any error."""
-        with self._conn.transaction():
+        with self._damage_named(), self._conn.transaction():
             yield _Tx(self._conn, self._sql, self._clock, locking=True)
 
     @contextmanager
     def reading(self) -> Iterator[_Tx]:
-        yield _Tx(self._conn, self._sql, self._clock, locking=False)
+        with self._damage_named():
+            yield _Tx(self._conn, self._sql, self._clock, locking=False)
+
+    @contextmanager
+    def _damage_named(self) -> Iterator[None]:
+        """A row that cannot be decoded (an output edited by hand) is reported with the schema it lives in."""
+        try:
+            yield
+        except StoreDamaged as damaged:
+            where = f"the task tables in schema {self.schema!r}"
+            if str(damaged).startswith(where):
+                raise
+            raise StoreDamaged(f"{where} are damaged: {damaged}") from None
 
 
 _STATEMENTS = {
@@ -162,6 +174,7 @@ _STATEMENTS = {
     "add_event": "INSERT INTO {s}.task_events (task_id, seq, step, status, output, output_kind, accepted, reason, "
                  "proposal, worker) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
     "task_ids": "SELECT task_id FROM {s}.task_tasks ORDER BY task_id",
+    "refused_count": "SELECT COUNT(*) FROM {s}.task_events WHERE task_id = %s AND NOT accepted",
     "events": "SELECT seq, step, status, output, output_kind, accepted, reason, proposal, worker "
               "FROM {s}.task_events WHERE task_id = %s ORDER BY seq",
 }
@@ -219,6 +232,9 @@ class _Tx:
         self._conn.execute(self._sql["add_event"], (task_id, seq, step, status, output, kind, accepted, reason,
                                                     proposal, worker))
         return seq
+
+    def refused_count(self, task_id: str) -> int:
+        return int(self._one("refused_count", (task_id,))[0])
 
     def task_ids(self) -> list[str]:
         return [r[0] for r in self._conn.execute(self._sql["task_ids"]).fetchall()]

@@ -2,27 +2,32 @@
 
 Before writing anything the backend reads the file and refuses it unless it is
 empty, new, or a task store of a known schema version: another program's tables,
-a long-term memory file, a folder, a text file or a read-only file get a
+views, indexes or triggers, another application's id, tables that only share our
+names, a long-term memory file, a folder, a text file or a read-only file get a
 `TaskFileError` naming the path as the caller gave it, and the file is left as it was.
+Every file this code creates or upgrades is stamped with `APPLICATION_ID`. Later,
+a damaged file gives `StoreDamaged` and a file another program keeps locked `StoreBusy`.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
+from functools import lru_cache
+from typing import Any
 
-from ..task_rules import TaskFileError
+from ..file_paths import check_file_place, check_path_value
+from ..task_rules import StoreBusy, StoreDamaged, TaskFileError
 from . import EventRow, StepRow
 
-__all__ = ["SQLiteTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
+__all__ = ["SQLiteTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES", "APPLICATION_ID"]
 
 SCHEMA_VERSION = 2
 TABLES = ("tasks", "steps", "events")
+APPLICATION_ID = 0x504D5453  # "PMTS" (long-term memory files say "PMEM"): marks a task file as ours
 
 # MIGRATIONS[v] takes a file from version v to v + 1 (append only; version 0 is a new, empty file).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -70,28 +75,85 @@ _STEP_COLUMNS = "position, name, status, output, output_kind, attempts, validato
 _CURRENT = ("(SELECT MIN(c.position) FROM steps c WHERE c.task_id = s.task_id AND c.status != 'done')")
 
 
-def _check_path(given: str) -> None:
-    """Refuse, without touching it, a path that cannot be a task file; messages name the path as given."""
-    path = Path(given)
-    if path.is_dir():
-        raise TaskFileError(f"{given!r} is a folder; give the path of a file inside it, such as "
-                            f"{os.path.join(given, 'tasks.db')!r}")
-    if not path.parent.is_dir():
-        raise TaskFileError(f"the folder of {given!r} does not exist; create it first, or choose another path")
-    if not path.exists():
-        return
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise TaskFileError(f"{given!r} is not a regular file; give the path of an SQLite file")
-    if not info.st_mode & 0o222:
-        raise TaskFileError(f"{given!r} is read-only; a task store writes every update, so make it writable "
-                            "(chmod u+w) or copy it")
-    if 0 < info.st_size < 512:  # SQLite would take such a file for an empty database and write over it
-        raise TaskFileError(f"{given!r} is not an SQLite database (it is {info.st_size} bytes, shorter than "
+def _check_path(path: Any) -> str:
+    """The path as text, refused without touching it when it cannot be a task file; messages name it as given."""
+    if isinstance(path, str) and not path.strip():
+        raise TaskFileError(f"the path {path!r} is empty; give a file name such as 'tasks.db'")
+    given = check_path_value(path, TaskFileError)
+    if not check_file_place(given, TaskFileError, writable=True, example="tasks.db"):
+        return given
+    folder = os.path.dirname(os.path.realpath(given))  # SQLite keeps -wal and -shm beside the real file
+    if not (os.stat(folder).st_mode & 0o222 and os.access(folder, os.W_OK | os.X_OK)):
+        raise TaskFileError(f"the folder of {given!r} is read-only; a task store keeps its write-ahead log (-wal) "
+                            "beside the file even to read it, so make the folder writable or copy the file elsewhere")
+    size = os.stat(given).st_size
+    if 0 < size < 512:  # SQLite would take such a file for an empty database and write over it
+        raise TaskFileError(f"{given!r} is not an SQLite database (it is {size} bytes, shorter than "
                             "any database page); give a new path, or a file made by TaskStateStore")
     # The header is read by SQLite itself, never with open(): closing any other descriptor of a file drops
     # every POSIX lock this process holds on it, so a second store in the same process (a heartbeat thread)
     # would silently release the first one's locks, and another process could then delete the live WAL.
+    return given
+
+
+# The schema as read from a file: application_id, user_version, sqlite_master's (type, name, table) entries, and
+# for each of our tables its columns as (name, declared type, not null, primary key) from pragma_table_info.
+Schema = tuple[int, int, frozenset[tuple[str, str, str]], dict[str, tuple[tuple[Any, ...], ...]]]
+
+
+def _read_schema(conn: sqlite3.Connection) -> Schema:
+    entries = frozenset(conn.execute("SELECT type, name, tbl_name FROM sqlite_master "
+                                     "WHERE name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'"))  # ANALYZE's own tables
+    columns = {t: tuple(conn.execute('SELECT name, upper(type), "notnull", pk FROM pragma_table_info(?) ORDER BY cid',
+                                     (t,))) for t in TABLES}
+    return (conn.execute("PRAGMA application_id").fetchone()[0], conn.execute("PRAGMA user_version").fetchone()[0],
+            entries, columns)
+
+
+@lru_cache(maxsize=None)
+def _expected(version: int) -> Schema:
+    """What a task file of `version` holds: the migrations run on an empty database in memory."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statements in MIGRATIONS[:version]:
+            for statement in statements:
+                conn.execute(statement)
+        return _read_schema(conn)
+    finally:
+        conn.close()
+
+
+_PLURAL = {"table": "tables", "view": "views", "index": "indexes", "trigger": "triggers"}
+
+
+def _refuse_foreign(given: str, schema: Schema) -> None:
+    """TaskFileError unless the file is empty and unmarked, or exactly a task file of a version this code reads."""
+    app_id, version, entries, columns = schema
+    nothing = "so it is not a task store; nothing was written to it. Give a new path for the task state"
+    if version == 0:
+        theirs = set(entries)
+    elif version > SCHEMA_VERSION:
+        theirs = {e for e in entries if e[0] == "table" and e[1] not in TABLES and not e[1].startswith("sqlite_")}
+    else:
+        theirs = {e for e in entries - _expected(version)[2] if not e[1].startswith("sqlite_")}
+    if theirs:
+        shown = {e for e in theirs if not e[1].startswith("sqlite_")} or theirs  # not an index SQLite made itself
+        kinds = " and ".join(_PLURAL.get(k, k) for k in sorted({e[0] for e in shown}, key=list(_PLURAL).index))
+        listed = ", ".join(sorted(e[1] for e in shown)[:8])
+        raise TaskFileError(f"{given!r} holds another program's {kinds} ({listed}), {nothing}")
+    if version > SCHEMA_VERSION:
+        raise TaskFileError(f"{given!r} has schema version {version}; this code reads task files of version "
+                            f"{SCHEMA_VERSION} or older (is it a task-state file, written by a newer version?)")
+    if app_id not in (0, APPLICATION_ID):
+        raise TaskFileError(f"{given!r} is marked as another program's database (application_id {app_id:#x}), "
+                            f"{nothing}")
+    if version and not entries:
+        raise TaskFileError(f"{given!r} is an empty database marked with schema version {version} by another "
+                            f"program, {nothing}")
+    if version and (entries, columns) != _expected(version)[2:]:
+        names = ", ".join(sorted(e[1] for e in entries if e[0] == "table"))
+        raise TaskFileError(f"{given!r} has tables named like a task store's ({names}) but not its columns or "
+                            f"keys, {nothing}")
 
 
 class SQLiteTasks:
@@ -99,63 +161,78 @@ class SQLiteTasks:
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0,
                  clock: Callable[[], float] | None = None):
-        given = os.fspath(path)
-        if not isinstance(given, str):
-            raise TaskFileError(f"the path must be text, got {type(given).__name__}")
+        given = _check_path(path)
         self.path = given
         self._clock = clock or time.time
         self._timeout = timeout
-        _check_path(given)
         try:
             # isolation_level=None: the module opens no transaction by itself; BEGIN/COMMIT are written here.
             self._conn = sqlite3.connect(given, isolation_level=None, timeout=timeout)
         except sqlite3.Error as error:
             raise TaskFileError(f"{given!r} cannot be opened as an SQLite file ({error})") from None
         try:
-            self._open()
+            with self._errors(opening=True):
+                self._open()
         except BaseException:
             self._conn.close()
             raise
 
     def _open(self) -> None:
-        given = self.path
-        try:  # read first: nothing is written until the file is known to be empty or ours
-            # One read transaction, so the tables and the version come from the same moment even while
-            # another process is creating the file.
-            self._conn.execute("BEGIN")
-            try:
-                names = {r[0] for r in self._conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
-                version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            finally:
-                self._conn.execute("COMMIT")
-        except sqlite3.DatabaseError as error:
-            raise TaskFileError(f"{given!r} is not an SQLite database, or it is damaged ({error}); it may be a text "
-                                "file. Give a new path, or a file made by TaskStateStore") from None
-        if names and (version == 0 or not names <= set(TABLES)):
-            listed = ", ".join(sorted(names)[:8])
-            raise TaskFileError(f"{given!r} holds another program's tables ({listed}), so it is not a task store; "
-                                "nothing was written to it. Give a new path for the task state")
-        if version > SCHEMA_VERSION or (version and names != set(TABLES)):
-            raise TaskFileError(f"{given!r} has schema version {version}; this code reads task files of version "
-                                f"{SCHEMA_VERSION} or older (is it a task-state file, written by a newer version?)")
+        # Read first: nothing is written until the file is known to be empty or ours. One read transaction, so
+        # the schema and the version come from the same moment even while another process is creating the file.
+        self._conn.execute("BEGIN")
         try:
-            # WAL: readers never wait for the writer, so a file can be inspected while a worker holds the lock.
-            self._use_wal()
-            self._conn.execute("PRAGMA synchronous=FULL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
-            if version < SCHEMA_VERSION:
-                with self.transaction():
-                    current = self._conn.execute("PRAGMA user_version").fetchone()[0]  # another process may
-                    for statements in MIGRATIONS[current:]:                           # have set it up meanwhile
-                        for statement in statements:
-                            self._conn.execute(statement)
-                    self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")  # an int constant, not input
-        except sqlite3.OperationalError as error:
-            if "readonly" in str(error) or "read-only" in str(error):
-                raise TaskFileError(f"{given!r} cannot be written ({error}); a task store needs a writable file "
+            schema = _read_schema(self._conn)
+        finally:
+            self._conn.execute("COMMIT")
+        _refuse_foreign(self.path, schema)
+        # WAL: readers never wait for the writer, so a file can be inspected while a worker holds the lock.
+        self._use_wal()
+        self._conn.execute("PRAGMA synchronous=FULL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        if schema[1] < SCHEMA_VERSION:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                schema = _read_schema(self._conn)  # another process may have set it up meanwhile
+                _refuse_foreign(self.path, schema)
+                for statements in MIGRATIONS[schema[1]:]:
+                    for statement in statements:
+                        self._conn.execute(statement)
+                self._conn.execute(f"PRAGMA application_id={APPLICATION_ID:d}")  # int constants, not input
+                self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION:d}")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def _errors(self, *, opening: bool = False) -> Iterator[None]:
+        """SQLite's errors (and rows that cannot be decoded) as named errors that name the file as given."""
+        given = self.path
+        try:
+            yield
+        except StoreDamaged as damaged:  # an output that is not JSON any more: say which file (once)
+            if str(damaged).startswith(repr(given)):
+                raise
+            raise StoreDamaged(f"{given!r} is damaged: {damaged}; restore it from a copy, or give a new path"
+                               ) from None
+        except sqlite3.Error as error:
+            text = str(error)
+            if "locked" in text:
+                raise StoreBusy(f"{given!r} is locked by another program, which held it for longer than the "
+                                f"{self._timeout:g} s this store waits; nothing was changed. Let that program finish "
+                                "(or close it), or open the store with a longer timeout=, then try again") from None
+            if "readonly" in text or "read-only" in text:
+                raise TaskFileError(f"{given!r} cannot be written ({text}); a task store needs a writable file "
                                     "in a writable folder") from None
-            raise
+            if isinstance(error, sqlite3.ProgrammingError):  # closed, or used from another thread
+                raise TaskFileError(f"the store on {given!r} cannot be used ({text}); open a new TaskStateStore"
+                                    ) from None
+            if opening:
+                raise TaskFileError(f"{given!r} is not an SQLite database, or it is damaged ({text}); it may be a "
+                                    "text file. Give a new path, or a file made by TaskStateStore") from None
+            raise StoreDamaged(f"{given!r} is damaged ({text}); nothing more was written to it. Restore it from a "
+                               "copy, or give a new path") from None
 
     def _use_wal(self) -> None:
         """Switch the file to WAL. The switch needs the file to itself and SQLite does not wait for that (no busy
@@ -178,22 +255,26 @@ class SQLiteTasks:
         return TABLES
 
     def integrity_check(self) -> str:
-        return "; ".join(r[0] for r in self._conn.execute("PRAGMA integrity_check"))
+        with self._errors():
+            return "; ".join(r[0] for r in self._conn.execute("PRAGMA integrity_check"))
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """BEGIN IMMEDIATE takes the write lock before the first read, so what is checked is what is changed."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield _Tx(self._conn, self._clock)
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+        with self._errors():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self._conn, self._clock)
+            except BaseException:
+                if self._conn.in_transaction:  # SQLite may have rolled back already (a damaged page, a full disk)
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
 
     @contextmanager
     def reading(self) -> Iterator[_Tx]:
-        yield _Tx(self._conn, self._clock)
+        with self._errors():
+            yield _Tx(self._conn, self._clock)
 
 
 class _Tx:
@@ -254,6 +335,10 @@ class _Tx:
             "worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (task_id, seq, step, status, output, kind, int(accepted), reason, proposal, worker))
         return int(seq)
+
+    def refused_count(self, task_id: str) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM events WHERE task_id = ? AND accepted = 0",
+                                      (task_id,)).fetchone()[0])
 
     def task_ids(self) -> list[str]:
         return [r[0] for r in self._conn.execute("SELECT task_id FROM tasks ORDER BY task_id")]
