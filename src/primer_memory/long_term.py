@@ -25,11 +25,13 @@ Decisions worth knowing:
 - Ties in similarity go to the newer record.
 - A `MemoryRecord` is a snapshot: one held from an earlier call does not change
   when a later write supersedes it. Ask `get`, `history` or `export` for now.
+- `export(scope, path)` writes a new file; an existing one only with `overwrite=True`,
+  and never the store's own file or through a link. A read-only store file is refused
+  when opened (nothing is written to it, no journal is left beside it).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -40,12 +42,14 @@ from typing import Any
 import numpy as np
 
 from .embedding import Embedder, EmbeddingError, HashingEmbedder, check_vectors
+from .export_file import check_export_target, write_export
 from .policy import PolicyDecision, review
 from .records import (
     DEFAULT_IMPORTANCE,
     KIND_NAMES,
     KINDS,
     RECENCY_DECAY,
+    ExportFileError,
     InvalidMemory,
     InvalidQuery,
     MemoryRecord,
@@ -55,13 +59,14 @@ from .records import (
     ScoredMemory,
     StoreClosed,
     StoreFileError,
+    StoreLocked,
     WriteConflict,
     WriteResult,
 )
 from .storage import MemoryStore, NewRecord, TextKey
 from .validation import (
     Entry,
-    check_entry,
+    check_entries,
     check_floor,
     check_k,
     check_key,
@@ -69,27 +74,12 @@ from .validation import (
     check_query,
     check_scope,
     check_weight,
+    findable_id,
 )
 
-__all__ = [
-    "DEFAULT_IMPORTANCE",
-    "KINDS",
-    "KIND_NAMES",
-    "RECENCY_DECAY",
-    "InvalidMemory",
-    "InvalidQuery",
-    "LongTermMemory",
-    "MemoryRecord",
-    "RecordNotFound",
-    "Scope",
-    "ScopeError",
-    "ScoredMemory",
-    "StoreClosed",
-    "StoreFileError",
-    "WriteConflict",
-    "WriteResult",
-]
-
+__all__ = ["DEFAULT_IMPORTANCE", "KINDS", "KIND_NAMES", "RECENCY_DECAY", "ExportFileError", "InvalidMemory",
+           "InvalidQuery", "LongTermMemory", "MemoryRecord", "RecordNotFound", "Scope", "ScopeError",
+           "ScoredMemory", "StoreClosed", "StoreFileError", "StoreLocked", "WriteConflict", "WriteResult"]
 
 
 # --------------------------------------------------------------------------- the store
@@ -225,9 +215,7 @@ class LongTermMemory:
         `source` and `importance`. Results come back in the same order.
         """
         check_scope(scope)
-        if isinstance(entries, Mapping):
-            raise InvalidMemory("remember_many takes a list of memories; wrap a single one as [entry]")
-        checked = [check_entry(e, f"memory {i}") for i, e in enumerate(entries)]
+        checked = check_entries(entries)
         with self._lock:
             self._open()
             decisions = [self._review(content) for _, content, _, _, _ in checked]
@@ -343,7 +331,7 @@ class LongTermMemory:
         check_scope(scope)
         with self._lock:
             self._open()
-            record = self._store.get(scope, record_id) if isinstance(record_id, str) else None
+            record = self._store.get(scope, record_id) if findable_id(record_id) else None
         if record is None:
             raise RecordNotFound(f"no record {record_id!r} in scope {scope}; ids of other scopes are not searched")
         return record
@@ -437,17 +425,21 @@ class LongTermMemory:
             self._open()
             return self._store.records(scope, key)
 
-    def export(self, scope: Scope, path: str | Path | None = None) -> list[dict[str, Any]]:
+    def export(self, scope: Scope, path: str | Path | None = None, *, overwrite: bool = False) -> list[dict[str, Any]]:
         """Everything held about one scope (superseded values too) as JSON-ready dicts, oldest first.
 
-        With `path`, the same list is also written there as UTF-8 JSON (a data-access request, GDPR Art. 15).
+        With `path`, the same list is also written there as UTF-8 JSON (a data-access request, GDPR Art. 15),
+        all at once. An existing file is replaced only with `overwrite=True`; a link, a folder or the store's
+        own file never (ExportFileError, nothing changed; see `export_file`).
         """
         check_scope(scope)
+        given = None if path is None else check_export_target(
+            path, overwrite=overwrite, protected=getattr(self._store, "own_files", ()))
         with self._lock:
             self._open()
             data = [r.to_dict() for r in self._store.records(scope)]
-        if path is not None:
-            Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if given is not None:
+            write_export(given, data, overwrite=bool(overwrite))
         return data
 
     # ----------------------------------------------------------------- erasing
@@ -464,7 +456,7 @@ class LongTermMemory:
         check_scope(scope)
         with self._lock:
             self._open()
-            record = self._store.get(scope, record_id) if isinstance(record_id, str) else None
+            record = self._store.get(scope, record_id) if findable_id(record_id) else None
             if record is not None and not record.forgotten:
                 record = self._store.forget(scope, record_id, tombstone=record.key is not None)
             if record is None:

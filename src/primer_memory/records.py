@@ -12,6 +12,7 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_IMPORTANCE",
+    "ExportFileError",
     "KINDS",
     "KIND_NAMES",
     "RECENCY_DECAY",
@@ -24,6 +25,7 @@ __all__ = [
     "ScoredMemory",
     "StoreClosed",
     "StoreFileError",
+    "StoreLocked",
     "WriteConflict",
     "WriteResult",
 ]
@@ -64,7 +66,17 @@ class RecordNotFound(KeyError):
 
 
 class StoreFileError(ValueError):
-    """The file at `path` is not a primer-memory store (corrupt, another program's, or another embedder's)."""
+    """A file the store cannot use: a bad path, a read-only or missing place, another program's, damaged, or
+    written with another embedder. The message names the path as the caller gave it."""
+
+
+class StoreLocked(StoreFileError):
+    """Another program holds the store file's write lock; nothing was written. Try again once it is done."""
+
+
+class ExportFileError(StoreFileError):
+    """`export(path=...)` will not write there: a bad path, a folder, a link, an existing file (unless
+    `overwrite=True`), the store's own file, or a place that cannot be written. Nothing was changed."""
 
 
 class WriteConflict(RuntimeError):
@@ -89,6 +101,22 @@ def _check_part(name: str, value: object) -> None:
         raise ScopeError(f"{name} is {len(value)} characters; at most {_MAX_SCOPE_PART} are allowed")
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
         raise ScopeError(f"{name} must not contain control characters (such as NUL or newline); got {value!r}")
+    surrogate = lone_surrogate(value)
+    if surrogate is not None:
+        raise ScopeError(f"{name} holds a lone surrogate ({value[surrogate]!r} at position {surrogate}), which is "
+                         f"not text and cannot be stored; got {value!r}")
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The position of the first lone surrogate ('\\ud800'...'\\udfff') in `text`, or None if it encodes as UTF-8.
+
+    Such a code point comes from decoding bytes with errors='surrogateescape'; no store or model accepts it.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as problem:
+        return problem.start
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,14 @@ message a learner can act on, and nothing stored is changed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .records import DEFAULT_IMPORTANCE, KINDS, InvalidMemory, InvalidQuery, Scope, ScopeError
+from .records import (DEFAULT_IMPORTANCE, KINDS, InvalidMemory, InvalidQuery, MemoryRecord, Scope, ScopeError,
+                      lone_surrogate)
 
-__all__ = ["Entry", "check_entry", "check_floor", "check_k", "check_key", "check_kinds", "check_query",
-           "check_scope", "check_weight"]
+__all__ = ["Entry", "check_entries", "check_entry", "check_floor", "check_k", "check_key", "check_kinds",
+           "check_query", "check_scope", "check_weight", "findable_id", "stored_record_problem"]
 
 Entry = tuple[str, str, "str | None", str, int]
 """A checked memory: kind, content, key, source, importance."""
@@ -72,7 +73,26 @@ def check_key(key: object) -> str | None:
         raise InvalidMemory(f"key must be None or a non-empty string such as 'fiscal_year_start'; got {key!r}")
     if key != key.strip():
         raise InvalidMemory(f"key must not start or end with whitespace (it would be a different key); got {key!r}")
+    _check_text(key, "key")
     return key
+
+
+def _check_text(text: str, what: str) -> None:
+    """A lone surrogate cannot be encoded, so no store can keep it: refused before anything is written."""
+    at = lone_surrogate(text)
+    if at is not None:
+        raise InvalidMemory(f"{what} holds a lone surrogate ({text[at]!r} at position {at}), which is not text and "
+                            "cannot be stored; decode the bytes it came from with errors='replace'")
+
+
+def check_entries(entries: object) -> list[Entry]:
+    """Every entry of a `remember_many` batch, checked before any is written (all or nothing)."""
+    if isinstance(entries, Mapping):
+        raise InvalidMemory("remember_many takes a list of memories; wrap a single one as [entry]")
+    if isinstance(entries, (str, bytes, bytearray)) or not isinstance(entries, Iterable):
+        raise InvalidMemory(f"remember_many takes a list of memories (mappings with kind and content), "
+                            f"got {type(entries).__name__}")
+    return [check_entry(e, f"memory {i}") for i, e in enumerate(entries)]
 
 
 def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
@@ -88,10 +108,12 @@ def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
         raise InvalidMemory(f"{where}: content must be a string, got {type(content).__name__}")
     if not content.strip():
         raise InvalidMemory(f"{where}: content is empty; a memory needs some text")
+    _check_text(content, f"{where}: content")
     key = check_key(entry.get("key"))
     source = entry.get("source", "conversation")
     if not isinstance(source, str) or not source.strip():
         raise InvalidMemory(f"{where}: source must be a non-empty string such as 'conversation'; got {source!r}")
+    _check_text(source, f"{where}: source")
     importance = entry.get("importance", DEFAULT_IMPORTANCE)
     if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
         raise InvalidMemory(f"{where}: importance must be a whole number from 1 to 10; got {importance!r}")
@@ -108,3 +130,42 @@ def check_weight(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         raise InvalidQuery(f"{name} must be a finite number >= 0, got {value!r}")
     return float(value)
+
+
+def findable_id(record_id: object) -> bool:
+    """Whether `record_id` could be an id at all (text that encodes); anything else is simply not found."""
+    return isinstance(record_id, str) and lone_surrogate(record_id) is None
+
+
+def _number(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and value != "" and not value.isspace()  # as `strip()` would, without a copy
+
+
+def stored_record_problem(record: MemoryRecord) -> str | None:
+    """What is wrong with a record read back from a file (edited by hand, or damaged), or None if it is sound.
+
+    The same rules as a write, so nothing a store returns could not have been written through `remember`.
+    """
+    checks = [
+        (_text(record.id), "id", record.id),
+        (record.kind in KINDS, "kind", record.kind),
+        (isinstance(record.forgotten, bool), "forgotten", record.forgotten),
+        (isinstance(record.content, str) and (record.forgotten is True or _text(record.content)), "content",
+         record.content),
+        (record.key is None or _text(record.key), "key", record.key),
+        (_text(record.source), "source", record.source),
+        (not isinstance(record.seq, bool) and isinstance(record.seq, int) and record.seq >= 1, "seq", record.seq),
+        (record.superseded_by is None or _text(record.superseded_by), "superseded_by", record.superseded_by),
+        (not isinstance(record.importance, bool) and isinstance(record.importance, int)
+         and 1 <= record.importance <= 10, "importance", record.importance),
+        (_number(record.created_at), "created_at", record.created_at),
+        (_number(record.last_access), "last_access", record.last_access),
+    ]
+    for ok, field, value in checks:
+        if not ok:
+            return f"{field} is {value!r}" if field != "content" else f"content is {str(value)[:40]!r}"
+    return None

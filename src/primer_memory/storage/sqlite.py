@@ -9,17 +9,29 @@ bare matrix and a reopen reads little more than the vectors. Every change is
 written to the file first, in a transaction, then applied to the cache.
 Deleted text is zeroed (`secure_delete`) and the WAL is truncated after an
 erasure, so no file keeps it. One store object should own a file at a time.
+
+The file is checked before it is opened (`file_paths`): a bad path value, a missing or read-only folder, a
+read-only file or a device is refused with StoreFileError naming the path as given, and nothing is created.
+A read-only store is refused rather than opened for reading only: WAL needs its -wal and -shm files, and a
+store that fails on the first write is worse than one that says so up front. Another program holding the
+write lock gives StoreLocked after `timeout` seconds; every row read back is checked as a write would be, so
+a record edited outside this library raises StoreFileError instead of reaching a prompt.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-from ..records import MemoryRecord, Scope, StoreFileError
+from ..file_paths import check_file_place, check_path_value
+from ..records import KINDS, MemoryRecord, Scope, StoreFileError, StoreLocked
+from ..validation import stored_record_problem
 from . import NewRecord, TextKey, make_records
 from .partition import VectorIndex, key_hash, text_hash
 
@@ -66,8 +78,8 @@ SELECT_KEY_RECORDS = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND key = ?
 SELECT_BY_ID = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND id = ?"
 SELECT_CURRENT = f"SELECT {_COLUMNS} FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
 SELECT_CACHE = (
-    "SELECT seq, CASE kind WHEN 'episodic' THEN 0 WHEN 'semantic' THEN 1 ELSE 2 END, text_hash, key_hash, vector"
-    f" FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
+    "SELECT seq, CASE kind WHEN 'episodic' THEN 0 WHEN 'semantic' THEN 1 WHEN 'procedural' THEN 2 ELSE -1 END,"
+    f" text_hash, key_hash, vector FROM records WHERE {_SCOPE} AND {_CURRENT} ORDER BY seq"
 )
 COUNT_SCOPE = f"SELECT COUNT(*) FROM records WHERE {_SCOPE}"
 
@@ -111,9 +123,14 @@ class SQLiteStore:
     label = "SQLite file"
     durable = True
 
-    def __init__(self, path: str | Path, embedder_name: str, dim: int):
+    def __init__(self, path: str | Path, embedder_name: str, dim: int, *, timeout: float = 5.0):
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout < math.inf:
+            raise TypeError(f"timeout must be a number of seconds >= 0, got {timeout!r}")
         self.dim = dim
-        self.conn = _open_database(Path(path), embedder_name, dim)
+        self.path = _check_place(path)  # as the caller gave it: every message names it so
+        here = os.path.abspath(self.path)  # the file and its journal, never shown: export will not write over them
+        self.own_files = (here, here + "-wal", here + "-shm", here + "-journal")
+        self.conn = _open_database(self.path, embedder_name, dim, float(timeout))
         self._erasures = self.conn.execute(SELECT_ERASURES).fetchone()[0]
         self._caches: dict[Scope, _Cache] = {}
 
@@ -128,22 +145,50 @@ class SQLiteStore:
         if self.conn is not None:
             try:
                 self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # another program holds the file: the WAL stays, complete, and is folded in on a later open
             finally:
                 self.conn.close()
                 self.conn = None  # type: ignore[assignment]
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.conn)
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if anything raised: one write, all or nothing."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _file_error(self.path, exc, "nothing was written") from exc
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                raise _file_error(self.path, exc, "nothing was written") from exc
+            raise  # a constraint (or a trigger someone added to the file) refused the write: rolled back as is
 
     def _read(self, sql: str, params: Sequence[object]) -> list[tuple]:
         try:
             return self.conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise StoreFileError(f"the store file could not be read ({exc}); it may be damaged") from exc
+        except sqlite3.Error as exc:
+            raise _file_error(self.path, exc, "nothing was changed") from exc
+
+    def _damaged(self, scope: Scope, seq: object, problem: str) -> StoreFileError:
+        return StoreFileError(f"{self.path!r} holds a damaged record ({scope}, seq {seq!r}): {problem}. It was "
+                              "changed outside this library; nothing was returned or changed. Restore the file "
+                              "from a backup")
 
     def _rows(self, sql: str, params: Sequence[object], scope: Scope) -> list[MemoryRecord]:
-        return [MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, bool(gone))
-                for rid, seq, kind, content, key, source, sup, imp, created, last, gone in self._read(sql, params)]
+        records = []
+        for rid, seq, kind, content, key, source, sup, imp, created, last, gone in self._read(sql, params):
+            forgotten = bool(gone) if isinstance(gone, int) and gone in (0, 1) else gone
+            record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, forgotten)
+            problem = stored_record_problem(record)
+            if problem is not None:
+                raise self._damaged(scope, seq, problem)
+            records.append(record)
+        return records
 
     def _by_seq(self, scope: Scope, seqs: list[int]) -> dict[int, MemoryRecord]:
         found: dict[int, MemoryRecord] = {}
@@ -164,12 +209,19 @@ class SQLiteStore:
         found = self._read(SELECT_PARTITION, key)
         rows = self._read(SELECT_CACHE, key) if found else []
         index = VectorIndex(self.dim, capacity=len(rows))
+        if found and not all(isinstance(n, int) and not isinstance(n, bool) for n in found[0]):
+            raise self._damaged(scope, None, f"its partition row holds {found[0]!r}, not two whole numbers")
         if rows:
             seqs, kinds, texts, keys, blobs = zip(*rows)
+            if min(kinds) < 0:
+                raise self._damaged(scope, seqs[kinds.index(-1)], f"kind is not one of {', '.join(KINDS)}")
+            if not all(isinstance(b, bytes) for b in blobs):
+                raise self._damaged(scope, None, "a stored vector is not a blob")
             data = b"".join(blobs)
             if len(data) != 4 * self.dim * len(rows):
                 bad = next(len(b) for b in blobs if len(b) != 4 * self.dim)
-                raise StoreFileError(f"a stored vector has {bad} bytes; expected {4 * self.dim} (dim={self.dim})")
+                raise StoreFileError(f"{self.path!r}: a stored vector has {bad} bytes; expected {4 * self.dim} "
+                                     f"(dim={self.dim}); the file was changed outside this library")
             index.load(seqs, kinds, texts, keys, np.frombuffer(data, dtype=np.float32).reshape(len(rows), self.dim))
         cache = _Cache(index, *(found[0] if found else (1, self._erasures)))
         if found:
@@ -287,7 +339,7 @@ class SQLiteStore:
         With secure_delete=ON the deleted cells are already zeroed in the pages
         the checkpoint writes back; TRUNCATE then cuts the WAL file to 0 bytes.
         """
-        busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)", ())[0]
         if busy:
             raise StoreFileError(
                 "the record was deleted, but another connection is reading the file, so the old bytes could "
@@ -295,35 +347,47 @@ class SQLiteStore:
             )
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if anything raised: one write, all or nothing."""
-
-    def __init__(self, conn: sqlite3.Connection):
-        self._conn = conn
-
-    def __enter__(self) -> None:
-        self._conn.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is None:
-            self._conn.execute("COMMIT")
-        else:
-            self._conn.execute("ROLLBACK")
-
-
 # --------------------------------------------------------------------------- opening a file
 
 
-def _open_database(path: Path, embedder_name: str, dim: int) -> sqlite3.Connection:
+def _check_place(path: object) -> str:
+    """The path as given, once it is a place a store can live: read-only checks, nothing is created."""
+    given = check_path_value(path, StoreFileError, "the store path")
+    if not given.endswith(("/", os.sep)) and os.path.isdir(given):
+        raise StoreFileError(f"path {given!r} is not a regular file but a folder; give the path of a .db file "
+                             f"inside it, such as {os.path.join(given, 'memory.db')!r}")
+    if check_file_place(given, StoreFileError, example="memory.db"):  # an existing, writable, regular file
+        folder = os.path.dirname(given) or "."
+        if not (os.stat(folder).st_mode & 0o222 and os.access(folder, os.W_OK | os.X_OK)):
+            raise StoreFileError(f"the folder of {given!r} is read-only; the store keeps its journal (-wal, -shm) "
+                                 "beside the file, so it needs a writable folder. Copy the file somewhere writable")
+    return given
+
+
+def _file_error(given: str, exc: sqlite3.Error, outcome: str) -> StoreFileError:
+    """What an SQLite error on the store file means for the caller, naming the path as given."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return StoreLocked(f"{given!r} is locked: another program (or another store object) holds its write "
+                           f"lock; {outcome}. Wait for it to finish, or close it, then try again")
+    if "readonly" in text or "read-only" in text:
+        return StoreFileError(f"{given!r} cannot be written ({text}); {outcome}. A store needs a writable file "
+                              "in a writable folder")
+    return StoreFileError(f"{given!r} could not be read or written ({text}); it may be damaged; {outcome}")
+
+
+def _open_database(given: str, embedder_name: str, dim: int, timeout: float) -> sqlite3.Connection:
     """Open (or create) a store file; refuse a corrupt or foreign file without writing a byte to it."""
-    name = path.name or str(path)
-    if path.exists() and not path.is_file():
-        raise StoreFileError(f"path {name!r} is not a regular file; give the path of a .db file")
-    fresh = not path.exists() or path.stat().st_size == 0
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        fresh = os.stat(given).st_size == 0
+    except FileNotFoundError:
+        fresh = True
+    except OSError as exc:
+        raise StoreFileError(f"{given!r} cannot be read ({exc.strerror or exc})") from None
+    try:
+        conn = sqlite3.connect(given, isolation_level=None, check_same_thread=False, timeout=timeout)
     except sqlite3.Error as exc:
-        raise StoreFileError(f"cannot open {name!r} as an SQLite file: {exc}") from exc
+        raise StoreFileError(f"cannot open {given!r} as an SQLite file: {exc}") from exc
     conn.create_function("pm_text_hash", 3, text_hash, deterministic=True)
     conn.create_function("pm_key_hash", 1, key_hash, deterministic=True)
     try:
@@ -340,7 +404,7 @@ def _open_database(path: Path, embedder_name: str, dim: int) -> sqlite3.Connecti
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
             conn.execute("COMMIT")
         else:
-            version = _check_existing(conn, name, embedder_name, dim)
+            version = _check_existing(conn, given, embedder_name, dim)
             conn.execute("PRAGMA journal_mode=WAL")
             if version < SCHEMA_VERSION:
                 _migrate(conn, version)
@@ -351,8 +415,10 @@ def _open_database(path: Path, embedder_name: str, dim: int) -> sqlite3.Connecti
         raise
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise _file_error(given, exc, "it was left unchanged") from exc
         raise StoreFileError(
-            f"{name!r} is not a usable primer-memory store ({exc}); it was left unchanged. "
+            f"{given!r} is not a usable primer-memory store ({exc}); it was left unchanged. "
             "Give a new path or a file this library wrote."
         ) from exc
     return conn
