@@ -160,14 +160,14 @@ def speed() -> None:
         policy = best_of(3, lambda: [review(t) for t in texts]) / len(texts)
         refused = sum(review(t).verdict == "refuse" for t in texts) / len(texts)
         print(f"{name:<26} {base * 1e6:>12.2f}us {policy * 1e6:>10.1f}us {policy / base:>7.0f}x {refused:>7.0%}")
-    print(f"\n1 MB adversarial inputs (aim: review() <= 0.5 s per MB), best of 2 runs")
+    print(f"\n1 MB adversarial inputs (aim: review() <= 0.5 s per MB), best of 3 runs")
     print(f"{'input':<26} {'str.count':>10} {'one regex':>10} {'review()':>10} {'s per MB':>9} {'x count':>8} "
           f"{'x regex':>8}  verdict")
     worst = 0.0
     for name, text in {**ADVERSARIAL, **_random_inputs(random.Random(20261203))}.items():
         count = best_of(2, lambda: text.count("password"))
         regex = best_of(2, lambda: KEYWORD.findall(text))  # a full scan: search() would stop at the first hit
-        policy = best_of(2, lambda: review(text))
+        policy = best_of(3, lambda: review(text))
         per_mb = policy / (len(text) / MB)
         worst = max(worst, per_mb)
         print(f"{name:<26} {count * 1e3:>8.2f}ms {regex * 1e3:>8.1f}ms {policy:>9.3f}s {per_mb:>8.3f}s "

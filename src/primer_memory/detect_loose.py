@@ -16,6 +16,7 @@ import re
 
 from .detect_nearby import _NOT_SECRET_CODE
 from .detect_phrases import (_CJK_WORDS, _NUMERIC_WORDS, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, NOT_A_VALUE)
+from .id_scan import has_shape
 from .policy_scan import Span, _literal, first_in_windows, has_digit, lower_in_place, positions
 
 _TRIGGERS = tuple(sorted({w.lower() for w in _PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS}
@@ -116,7 +117,7 @@ def _judge_app_password(window: str) -> Span | None:
 def find_loose_credential(text: str) -> Span | None:
     """A value-like token soon after a credential word, in whatever phrasing: 'PIN: the usual, 4471'."""
     if not has_digit(text):  # every value this finder takes has a digit, but for an app password's letter groups
-        if "-" not in text or _APP_PASSWORD.search(text) is None:
-            return None
+        if "-" not in text or not has_shape(text, b"aaaa-aaaa-aaaa-aaaa"):
+            return None  # a substring search in the id scanners' shared shape (letters as a), no regex scan
         return first_in_windows(text, positions(text, _TRIGGERS), _BEFORE, 120, _judge_app_password)
     return first_in_windows(text, positions(text, _TRIGGERS), _BEFORE, 120, _judge)

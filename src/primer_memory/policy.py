@@ -219,7 +219,7 @@ DETECTORS: tuple[Detector, ...] = (
              "P<UTOERIKSSON<<ANNA... / L898902C36UTO7408122F1204159..."),
     Detector("document_number", "an identity document's number with its ICAO check digit", find_document_number,
              "identity card T22000129"),
-    Detector("bitlocker_key", "a BitLocker recovery key (each group a multiple of 11)", find_bitlocker_key,
+    Detector("bitlocker_key", "a BitLocker recovery key (each group a multiple of 11)", needs_digit(find_bitlocker_key),
              "8 groups of 6 digits"),
     Detector("driving_licence", "a driving licence number next to its name", find_driving_licence,
              "CA driver license V4788754"),
