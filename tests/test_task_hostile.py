@@ -408,3 +408,14 @@ def test_refusals_for_a_known_task_add_a_bounded_amount_and_accepted_events_stay
         store.apply(TASK, json.dumps(whole))
         accepted = store.events(TASK)[-1]
         assert accepted.accepted and json.loads(accepted.proposal) == whole
+
+
+def test_a_task_id_that_is_not_text_gets_a_named_error_that_is_still_a_type_error(tmp_path: Path) -> None:
+    from primer_memory.task_state import InvalidUpdate, TaskIdNotText
+
+    store = TaskStateStore(str(tmp_path / "t.db"))
+    for bad in (42, None, b"t1", ["t1"]):
+        with pytest.raises(TaskIdNotText) as refused:
+            store.apply(bad, {"step": "a", "status": "running"})  # type: ignore[arg-type]
+        assert isinstance(refused.value, InvalidUpdate) and isinstance(refused.value, TypeError)
+    assert store.tasks() == []

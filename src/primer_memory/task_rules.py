@@ -60,6 +60,10 @@ class InvalidUpdate(ValueError):
         self.seq = seq
 
 
+class TaskIdNotText(InvalidUpdate, TypeError):
+    """A task id that is not a string (an int, None, bytes): refused before the store is read."""
+
+
 class LeaseError(InvalidUpdate):
     """A proposal, heartbeat or claim that the step's lease does not allow."""
 

@@ -55,6 +55,7 @@ from .task_rules import (
     StoreBusy,
     StoreDamaged,
     TaskFileError,
+    TaskIdNotText,
     UnknownTask,
     Validator,
     _quote,
@@ -75,7 +76,8 @@ from .task_rules import (
 __all__ = [
     "STATUSES", "TRANSITIONS", "PROPOSAL_FIELDS", "BUILTIN_VALIDATORS", "ClockError", "Event", "InvalidTask",
     "InvalidUpdate", "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "Step", "StoreBusy", "StoreDamaged",
-    "TaskFileError", "TaskStateStore", "UnknownTask", "count_text", "short_text", "events_table", "steps_table",
+    "TaskFileError", "TaskIdNotText", "TaskStateStore", "UnknownTask", "count_text", "short_text", "events_table",
+    "steps_table",
 ]
 
 
@@ -311,7 +313,7 @@ class TaskStateStore:
         not exist changes nothing at all. Give `worker=` when steps are claimed.
         """
         if not isinstance(task_id, str):
-            raise TypeError(f"task_id must be a string, got {type(task_id).__name__}")
+            raise TaskIdNotText(f"task_id must be a string such as 'q3-close', got {type(task_id).__name__}")
         if worker is not None:
             check_name(worker, "worker", InvalidUpdate)
         if not self._known_shape(task_id):
