@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from helpers import accept_all
 from primer_memory import KINDS, LongTermMemory, RecordNotFound, Scope
-from primer_memory.records import WriteConflict
+from primer_memory.records import StoreFileError, WriteConflict
 from primer_memory.embedding import HashingEmbedder
 from primer_memory.postgres import memory_on_postgres
 from primer_memory.storage import NewRecord
@@ -176,6 +176,17 @@ def test_a_failed_write_changes_nothing(pg_dsn: str, schema: str) -> None:
     with pytest.raises(psycopg.errors.CheckViolation):  # the database refuses it and the whole write rolls back
         memory.store.write(ALICE, rows, EMBEDDER.embed(["July", "bad"]))  # under the memory logic, on purpose
     assert memory.export(ALICE) == before
+    memory.close()
+
+
+def test_a_row_edited_in_sql_is_reported_never_recalled(pg_dsn: str, schema: str) -> None:
+    memory = _pg(pg_dsn, schema)
+    memory.remember(ALICE, "semantic", "Alice's fiscal year starts in April.", key="fy")
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:  # the server's owner, as a hand edit would be
+        admin.execute(f'UPDATE "{schema}".records SET importance = 99')
+    for read in (lambda: memory.export(ALICE), lambda: memory.recall(ALICE, "fiscal year")):
+        with pytest.raises(StoreFileError, match="damaged record .* importance is 99"):
+            read()
     memory.close()
 
 

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..records import MemoryRecord, Scope, WriteConflict
+from ..records import MemoryRecord, Scope, StoreFileError, WriteConflict
+from ..validation import stored_record_problem
 from . import NewRecord, TextKey, record_id
 from .pg_pool import APP_ROLE, SCOPE_SQL, application_dsn, connect_pool, scope_settings, scoped_transaction
 
@@ -339,7 +340,12 @@ class PostgresStore:
 
     def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
         rid, seq, kind, content, key, source, sup, imp, created, last, gone = row[:11]
-        return MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, gone)
+        record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, gone)
+        problem = stored_record_problem(record)  # the rules of a write: a row edited in SQL is reported, not recalled
+        if problem is not None:
+            raise StoreFileError(f"schema {self.schema!r} holds a damaged record ({scope}, seq {seq!r}): {problem}. "
+                                 "It was changed outside this library; nothing was returned or changed")
+        return record
 
     # ----------------------------------------------------------------- reading
 
