@@ -133,6 +133,7 @@ class SQLiteStore:
         self.conn = _open_database(self.path, embedder_name, dim, float(timeout))
         self._erasures = self.conn.execute(SELECT_ERASURES).fetchone()[0]
         self._caches: dict[Scope, _Cache] = {}
+        self._version = self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     @property
     def partitions_loaded(self) -> int:
@@ -200,8 +201,20 @@ class SQLiteStore:
 
     # ----------------------------------------------------------------- the cache
 
+    def _sync(self) -> None:
+        """Drop every cache if another connection (a second store object, another process) changed the file.
+
+        SQLite's data_version changes only for other connections' commits: one PRAGMA, a few microseconds.
+        """
+        version = self._read("PRAGMA data_version", ())[0][0]
+        if version != self._version:
+            self._version = version
+            self._caches.clear()
+            self._erasures = self._read(SELECT_ERASURES, ())[0][0]
+
     def _cache(self, scope: Scope) -> _Cache:
         """The scope's search cache: loaded from the file on first use (kept only if the scope exists)."""
+        self._sync()
         cache = self._caches.get(scope)
         if cache is not None:
             return cache
@@ -259,14 +272,14 @@ class SQLiteStore:
         if not hits:
             return []
         found = self._by_seq(scope, [seq for seq, _ in hits])
-        return [(found[seq], score) for seq, score in hits]
+        return [(found[seq], score) for seq, score in hits if seq in found]  # another connection may have erased one
 
     def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
         hits = self._cache(scope).index.scan(vector, kinds)
         if not hits:
             return []
         current = {r.seq: r for r in self._rows(SELECT_CURRENT, (scope.tenant_id, scope.user_id), scope)}
-        return [(current[seq], score) for seq, score in hits]
+        return [(current[seq], score) for seq, score in hits if seq in current]
 
     def last_seq(self, scope: Scope) -> int:
         return self._cache(scope).next_seq - 1
@@ -274,7 +287,8 @@ class SQLiteStore:
     # ----------------------------------------------------------------- writing
 
     def write(self, scope: Scope, new: Sequence[NewRecord], vectors: np.ndarray) -> list[MemoryRecord]:
-        cache = self._cache(scope)
+        tenant, user = scope.tenant_id, scope.user_id
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         stale: dict[str, MemoryRecord] = {}
 
         def current(rid: str) -> MemoryRecord | None:
@@ -284,14 +298,15 @@ class SQLiteStore:
                 return record
             return None
 
-        made, superseded = make_records(scope, new, cache.next_seq, cache.generation, current)
-        tenant, user = scope.tenant_id, scope.user_id
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        rows = [(tenant, user, r.id, r.seq, r.kind, r.content, r.key, r.source, r.superseded_by,
-                 r.importance, r.created_at, r.last_access, vectors[i].tobytes(),
-                 text_hash(r.kind, r.key, r.content), key_hash(r.key)) for i, r in enumerate(made)]
-        next_seq = cache.next_seq + len(made)
+        # The numbers are taken inside the write lock, from a cache checked against the file: a second store
+        # object or another process may have written since, and seq and id must be the file's next ones.
         with self._transaction():
+            cache = self._cache(scope)
+            made, superseded = make_records(scope, new, cache.next_seq, cache.generation, current)
+            rows = [(tenant, user, r.id, r.seq, r.kind, r.content, r.key, r.source, r.superseded_by,
+                     r.importance, r.created_at, r.last_access, vectors[i].tobytes(),
+                     text_hash(r.kind, r.key, r.content), key_hash(r.key)) for i, r in enumerate(made)]
+            next_seq = cache.next_seq + len(made)
             self.conn.executemany(INSERT_RECORD, rows)
             self.conn.executemany(MARK_SUPERSEDED, [(superseded[rid], tenant, user, r.seq) for rid, r in stale.items()])
             self.conn.execute(UPSERT_PARTITION, (tenant, user, next_seq, cache.generation))
