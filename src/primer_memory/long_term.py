@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -53,6 +53,7 @@ from .records import (
     InvalidMemory,
     InvalidQuery,
     MemoryRecord,
+    MemorySetupError,
     RecordNotFound,
     Scope,
     ScopeError,
@@ -78,11 +79,15 @@ from .validation import (
 )
 
 __all__ = ["DEFAULT_IMPORTANCE", "KINDS", "KIND_NAMES", "RECENCY_DECAY", "ExportFileError", "InvalidMemory",
-           "InvalidQuery", "LongTermMemory", "MemoryRecord", "RecordNotFound", "Scope", "ScopeError",
-           "ScoredMemory", "StoreClosed", "StoreFileError", "StoreLocked", "WriteConflict", "WriteResult"]
+           "InvalidQuery", "LongTermMemory", "MemoryRecord", "MemorySetupError", "RecordNotFound", "Scope",
+           "ScopeError", "ScoredMemory", "StoreClosed", "StoreFileError", "StoreLocked", "WriteConflict",
+           "WriteResult"]
 
 
 # --------------------------------------------------------------------------- the store
+
+
+_STORE_METHODS = ("records", "get", "lookup", "write", "search", "forget", "delete_user", "close")
 
 
 class LongTermMemory:
@@ -111,11 +116,15 @@ class LongTermMemory:
         if not callable(getattr(embedder, "embed", None)):
             raise EmbeddingError("embedder needs an `embed(texts)` method returning one row per text")
         if not callable(policy):
-            raise TypeError(f"policy must be a function of the content returning a PolicyDecision, got {policy!r}")
+            raise MemorySetupError(f"policy must be a function of the content returning a PolicyDecision, got {policy!r}")
         if clock is not None and not callable(clock):
-            raise TypeError(f"clock must be a function returning hours as a float, got {clock!r}")
+            raise MemorySetupError(f"clock must be a function returning hours as a float, got {clock!r}")
         if sum(x is not None for x in (store, path, dsn)) > 1:
-            raise TypeError("give at most one of path= (an SQLite file), dsn= (PostgreSQL) or store= (a backend)")
+            raise MemorySetupError("give at most one of path= (an SQLite file), dsn= (PostgreSQL) or store= (a backend)")
+        if dsn is not None and not isinstance(dsn, str):
+            raise MemorySetupError(f"dsn must be a PostgreSQL connection string, got {type(dsn).__name__}")
+        if store is not None and not all(callable(getattr(store, m, None)) for m in _STORE_METHODS):
+            raise MemorySetupError(f"store must be a storage backend ({', '.join(_STORE_METHODS)}), got {store!r:.60}")
         self._embedder = embedder
         self._policy = policy
         self._clock = clock
@@ -169,6 +178,10 @@ class LongTermMemory:
     def __enter__(self) -> LongTermMemory:
         return self
 
+    def __reduce_ex__(self, protocol: object) -> NoReturn:  # pickle, copy.copy and copy.deepcopy all ask here
+        raise MemorySetupError("a LongTermMemory holds an open store and cannot be copied or pickled; open another "
+                               "one on the same path (or dsn) instead")
+
     def __exit__(self, *exc: object) -> None:
         self.close()
 
@@ -181,7 +194,7 @@ class LongTermMemory:
             return None
         value = self._clock()
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise TypeError(f"clock must return hours as a finite number, got {value!r}")
+            raise MemorySetupError(f"clock must return hours as a finite number, got {value!r}")
         return float(value)
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
@@ -228,7 +241,8 @@ class LongTermMemory:
     def _review(self, content: str) -> PolicyDecision:
         decision = self._policy(content)
         if getattr(decision, "verdict", None) not in ("store", "skip", "refuse"):
-            raise TypeError(f"the write policy must return a PolicyDecision (store/skip/refuse), got {decision!r}")
+            raise MemorySetupError(f"the write policy must return a PolicyDecision (store/skip/refuse), got {decision!r}")
+        self._open()  # a policy that closed this memory (re-entrancy) leaves nothing to write to
         return decision
 
     def _write(

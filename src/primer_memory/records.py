@@ -6,6 +6,8 @@ both can use them without importing each other.
 
 from __future__ import annotations
 
+import unicodedata
+
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +67,11 @@ class RecordNotFound(KeyError):
         return str(self.args[0]) if self.args else "record not found"
 
 
+class MemorySetupError(TypeError):
+    """A setting or callback LongTermMemory cannot use: a policy, clock or store that is not one, a callback that
+    returned something else, or an attempt to copy or pickle an object that holds an open store."""
+
+
 class StoreFileError(ValueError):
     """A file the store cannot use: a bad path, a read-only or missing place, another program's, damaged, or
     written with another embedder. The message names the path as the caller gave it."""
@@ -91,10 +98,11 @@ class StoreClosed(RuntimeError):
 
 
 def _check_part(name: str, value: object) -> None:
-    if not isinstance(value, str):
-        raise ScopeError(f"{name} must be a string given by the authentication layer, got {type(value).__name__}")
-    if not value.strip():
-        raise ScopeError(f"{name} is required and must not be empty or blank; got {value!r}")
+    if type(value) is not str:  # a str subclass could answer == and hash() for another tenant's name
+        raise ScopeError(f"{name} must be a string (a plain str) given by the authentication layer, got "
+                         f"{type(value).__name__}")
+    if all(c.isspace() or unicodedata.category(c) == "Cf" for c in value):
+        raise ScopeError(f"{name} is required and must not be empty, blank or invisible; got {value!r}")
     if value != value.strip():
         raise ScopeError(f"{name} must not start or end with whitespace; got {value!r}")
     if len(value) > _MAX_SCOPE_PART:

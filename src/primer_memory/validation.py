@@ -126,9 +126,12 @@ def check_floor(value: object) -> float:
     return float(value)
 
 
+MAX_WEIGHT = 1e6  # far above any useful blend, far below where a weighted sum of scores overflows to inf
+
+
 def check_weight(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise InvalidQuery(f"{name} must be a finite number >= 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_WEIGHT:
+        raise InvalidQuery(f"{name} must be a number from 0 to {MAX_WEIGHT:g}, got {value!r}")
     return float(value)
 
 
