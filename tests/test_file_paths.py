@@ -54,3 +54,18 @@ def test_a_read_only_file_is_refused_even_for_root(tmp_path: Path, monkeypatch: 
     with pytest.raises(Refused, match="read-only"):
         check_file_place("ro.db", Refused)
     assert check_file_place("ro.db", Refused, writable=False) is True
+
+
+@pytest.mark.parametrize("value", [":memory:", "file:memory.db?mode=memory"])
+def test_sqlite_names_for_no_file_are_refused(value: str) -> None:
+    with pytest.raises(Refused, match="not a file name"):
+        check_path_value(value, Refused)
+
+
+def test_a_path_like_that_gives_no_text_is_refused() -> None:
+    class Odd:
+        def __fspath__(self) -> object:
+            return 5
+
+    with pytest.raises(Refused):
+        check_path_value(Odd(), Refused)

@@ -107,3 +107,23 @@ def test_a_policy_that_closes_the_memory_mid_write_stops_the_write(tmp_path, pat
         reopened = LongTermMemory(path=str(tmp_path / "m.db"))
         assert reopened.store.records(ACME) == []
         reopened.close()
+
+
+def test_export_never_writes_over_the_files_behind_a_linked_store_path(tmp_path, monkeypatch) -> None:
+    """Opened through a symbolic link, the store's real file and its -wal/-shm are still its own files."""
+    from primer_memory.long_term import ExportFileError
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "real").mkdir()
+    memory = LongTermMemory(path="real/m.db", policy=accept_all)
+    memory.close()
+    (tmp_path / "alias.db").symlink_to(tmp_path / "real" / "m.db")
+    memory = LongTermMemory(path="alias.db", policy=accept_all)
+    memory.remember(ACME, "semantic", "Alice prefers euros.")
+    for target in ("real/m.db", "real/m.db-wal", "real/m.db-shm"):
+        with pytest.raises(ExportFileError):
+            memory.export(ACME, path=target, overwrite=True)
+    memory.close()
+    reopened = LongTermMemory(path="real/m.db")
+    assert [r.content for r in reopened.store.records(ACME)] == ["Alice prefers euros."]
+    reopened.close()

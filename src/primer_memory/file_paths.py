@@ -12,7 +12,8 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["MAX_NAME_BYTES", "MAX_PATH_BYTES", "check_path_value", "check_file_place", "check_new_file_place"]
+__all__ = ["MAX_NAME_BYTES", "MAX_PATH_BYTES", "check_file_place", "check_new_file_place", "check_path_value",
+           "check_still_there", "file_identity"]
 
 MAX_NAME_BYTES = 255  # one name in a path (NAME_MAX on Linux, macOS and Windows alike)
 MAX_PATH_BYTES = 4096  # the whole path (PATH_MAX on Linux)
@@ -22,11 +23,17 @@ def check_path_value(path: object, error: type[Exception], what: str = "the path
     """`path` as text (str or os.PathLike of str), or `error` saying what is wrong with the value itself."""
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise error(f"{what} must be text such as 'memory.db', got {type(path).__name__}")
-    given = os.fspath(path)
+    try:
+        given = os.fspath(path)
+    except TypeError:  # an os.PathLike whose __fspath__ returns neither str nor bytes
+        raise error(f"{what} must be text such as 'memory.db', got a {type(path).__name__} that is no path") from None
     if not isinstance(given, str):
         raise error(f"{what} must be text such as 'memory.db', got a path of {type(given).__name__}")
     if not given or not given.strip():
         raise error(f"{what} is empty; give a file name such as 'memory.db'")
+    if given == ":memory:" or given.startswith("file:"):  # SQLite reads these as a database in memory, or a URI
+        raise error(f"{what} {given!r} is not a file name: SQLite would keep nothing on disk; give a file such as "
+                    "'memory.db' (or no path, for a memory that lives only as long as the process)")
     if "\0" in given:
         raise error(f"{what} {given!r} holds a NUL character, which no file name can contain")
     try:
@@ -78,3 +85,20 @@ def check_new_file_place(given: str, error: type[Exception], *, writable: bool =
         raise error(f"the folder of {given!r} does not exist; create it first, or choose another path")
     if writable and not (os.stat(folder).st_mode & 0o222 and os.access(folder, os.W_OK | os.X_OK)):
         raise error(f"the folder of {given!r} is read-only, so no file can be created in it; choose another path")
+
+
+def file_identity(given: str) -> tuple[int, int] | None:
+    """The (device, inode) of the file at `given` now, or None if there is none: which file a name points to."""
+    try:
+        info = os.stat(given)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def check_still_there(given: str, identity: tuple[int, int] | None, error: type[Exception]) -> None:
+    """`error` if the file opened at `given` was deleted or replaced since: a write would go to a file no name
+    reaches, and be lost when the store is closed."""
+    if identity is not None and file_identity(given) != identity:
+        raise error(f"{given!r} was deleted or replaced while it was open, so nothing was written (it would have "
+                    "been lost); restore the file, or open the store again to start a new one")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..file_paths import check_file_place, check_path_value
+from ..file_paths import check_file_place, check_path_value, check_still_there, file_identity
 from ..records import KINDS, MemoryRecord, Scope, StoreFileError, StoreLocked
 from ..validation import stored_record_problem
 from . import NewRecord, TextKey, make_records
@@ -128,9 +128,12 @@ class SQLiteStore:
             raise TypeError(f"timeout must be a number of seconds >= 0, got {timeout!r}")
         self.dim = dim
         self.path = _check_place(path)  # as the caller gave it: every message names it so
-        here = os.path.abspath(self.path)  # the file and its journal, never shown: export will not write over them
-        self.own_files = (here, here + "-wal", here + "-shm", here + "-journal")
+        # The file and its journal, by the name given and by the name any link resolves to (never shown): export
+        # will not write over them.
+        names = dict.fromkeys((os.path.abspath(self.path), os.path.realpath(self.path)))
+        self.own_files = tuple(name + suffix for name in names for suffix in ("", "-wal", "-shm", "-journal"))
         self.conn = _open_database(self.path, embedder_name, dim, float(timeout))
+        self._identity = file_identity(self.path)
         self._erasures = self.conn.execute(SELECT_ERASURES).fetchone()[0]
         self._caches: dict[Scope, _Cache] = {}
         self._version = self.conn.execute("PRAGMA data_version").fetchone()[0]
@@ -155,6 +158,7 @@ class SQLiteStore:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if anything raised: one write, all or nothing."""
+        check_still_there(self.path, self._identity, StoreFileError)
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -206,6 +210,7 @@ class SQLiteStore:
 
         SQLite's data_version changes only for other connections' commits: one PRAGMA, a few microseconds.
         """
+        check_still_there(self.path, self._identity, StoreFileError)
         version = self._read("PRAGMA data_version", ())[0][0]
         if version != self._version:
             self._version = version

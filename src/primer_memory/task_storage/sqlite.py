@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from ..file_paths import check_file_place, check_path_value
+from ..file_paths import check_file_place, check_path_value, check_still_there, file_identity
 from ..task_rules import StoreBusy, StoreDamaged, TaskFileError
 from . import EventRow, StepRow
 
@@ -170,12 +170,14 @@ class SQLiteTasks:
             self._conn = sqlite3.connect(given, isolation_level=None, timeout=timeout)
         except sqlite3.Error as error:
             raise TaskFileError(f"{given!r} cannot be opened as an SQLite file ({error})") from None
+        self._identity: tuple[int, int] | None = None  # which file the name reached once it was set up
         try:
             with self._errors(opening=True):
                 self._open()
         except BaseException:
             self._conn.close()
             raise
+        self._identity = file_identity(given)
 
     def _open(self) -> None:
         # Read first: nothing is written until the file is known to be empty or ours. One read transaction, so
@@ -261,6 +263,7 @@ class SQLiteTasks:
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """BEGIN IMMEDIATE takes the write lock before the first read, so what is checked is what is changed."""
+        check_still_there(self.path, self._identity, TaskFileError)
         with self._errors():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
