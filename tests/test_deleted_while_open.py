@@ -39,3 +39,18 @@ def test_a_task_write_after_the_file_went_is_refused(tmp_path: Path, how: str) -
         TaskStateStore(str(path))
     with pytest.raises(TaskFileError, match="deleted or replaced"):
         store.apply("q3", {"step": "fetch", "status": "running"})
+
+
+def test_a_store_opened_by_a_relative_path_still_writes_after_the_process_changes_folder(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    memory = LongTermMemory(path="m.db", policy=accept_all)
+    store = TaskStateStore("t.db")
+    store.create_task("q3", "close the quarter", ["fetch"])
+    monkeypatch.chdir(tmp_path / "sub")
+    memory.remember(ALICE, "semantic", "Alice prefers euros.")
+    store.apply("q3", {"step": "fetch", "status": "running"})
+    memory.close()
+    assert [r.content for r in LongTermMemory(path=str(tmp_path / "m.db")).store.records(ALICE)] == [
+        "Alice prefers euros."]

@@ -96,9 +96,11 @@ def file_identity(given: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def check_still_there(given: str, identity: tuple[int, int] | None, error: type[Exception]) -> None:
+def check_still_there(given: str, identity: tuple[int, int] | None, error: type[Exception],
+                      where: str | None = None) -> None:
     """`error` if the file opened at `given` was deleted or replaced since: a write would go to a file no name
-    reaches, and be lost when the store is closed."""
-    if identity is not None and file_identity(given) != identity:
+    reaches, and be lost when the store is closed. `where` is the absolute path taken when it was opened (the
+    process may have changed its working folder since); messages name `given`."""
+    if identity is not None and file_identity(where or given) != identity:
         raise error(f"{given!r} was deleted or replaced while it was open, so nothing was written (it would have "
                     "been lost); restore the file, or open the store again to start a new one")

@@ -133,7 +133,8 @@ class SQLiteStore:
         names = dict.fromkeys((os.path.abspath(self.path), os.path.realpath(self.path)))
         self.own_files = tuple(name + suffix for name in names for suffix in ("", "-wal", "-shm", "-journal"))
         self.conn = _open_database(self.path, embedder_name, dim, float(timeout))
-        self._identity = file_identity(self.path)
+        self._where = os.path.abspath(self.path)  # a later os.chdir must not make the file look gone
+        self._identity = file_identity(self._where)
         self._erasures = self.conn.execute(SELECT_ERASURES).fetchone()[0]
         self._caches: dict[Scope, _Cache] = {}
         self._version = self.conn.execute("PRAGMA data_version").fetchone()[0]
@@ -158,7 +159,7 @@ class SQLiteStore:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if anything raised: one write, all or nothing."""
-        check_still_there(self.path, self._identity, StoreFileError)
+        check_still_there(self.path, self._identity, StoreFileError, self._where)
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -210,7 +211,7 @@ class SQLiteStore:
 
         SQLite's data_version changes only for other connections' commits: one PRAGMA, a few microseconds.
         """
-        check_still_there(self.path, self._identity, StoreFileError)
+        check_still_there(self.path, self._identity, StoreFileError, self._where)
         version = self._read("PRAGMA data_version", ())[0][0]
         if version != self._version:
             self._version = version

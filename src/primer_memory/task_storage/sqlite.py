@@ -171,13 +171,14 @@ class SQLiteTasks:
         except sqlite3.Error as error:
             raise TaskFileError(f"{given!r} cannot be opened as an SQLite file ({error})") from None
         self._identity: tuple[int, int] | None = None  # which file the name reached once it was set up
+        self._where = os.path.abspath(given)  # a later os.chdir must not make the file look gone
         try:
             with self._errors(opening=True):
                 self._open()
         except BaseException:
             self._conn.close()
             raise
-        self._identity = file_identity(given)
+        self._identity = file_identity(self._where)
 
     def _open(self) -> None:
         # Read first: nothing is written until the file is known to be empty or ours. One read transaction, so
@@ -263,7 +264,7 @@ class SQLiteTasks:
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """BEGIN IMMEDIATE takes the write lock before the first read, so what is checked is what is changed."""
-        check_still_there(self.path, self._identity, TaskFileError)
+        check_still_there(self.path, self._identity, TaskFileError, self._where)
         with self._errors():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
