@@ -73,8 +73,9 @@ def _judge(window: str) -> Span | None:
     start = end_at = -1
     for index, word in enumerate(words[1:], 1):
         text = word.group()
-        if (text in _DIGIT_WORDS or (len(text) == 1 and text.isdigit())) and not (text in ("o", "oh", "un", "une", "uno", "una", "um", "uma", "een", "ein")
-                                         and count == 0 and not _next_is_digit_word(words, index)):
+        is_digit = text in _DIGIT_WORDS or (len(text) == 1 and text.isdigit())  # "one", or a numeral read singly
+        if is_digit and not (text in ("o", "oh", "un", "une", "uno", "una", "um", "uma", "een", "ein")
+                             and count == 0 and not _next_is_digit_word(words, index)):
             if count == 0:
                 if index > _REACH + 1:
                     return None
@@ -105,12 +106,14 @@ def find_spoken_digits(text: str) -> Span | None:
 # Round 8: digits dictated one at a time, the same separator between each ("2 . 2 . 2 . 1", "0 • 6 • 4 • 7").
 # The pattern starts with a bare digit (so re skips ahead to digits) and a run starts only where no digit and
 # separator come before it, so each run is read once, from its head; separators are compared afterwards.
-_SEP = r"[.•·*|/_-]"
-_DICTATED = re.compile(rf"\d(?<![\w.•·*|/-]\d)(?<!\d \d)(?<!\d{_SEP}\d)(?<!\d {_SEP}\d)(?<!\d{_SEP} \d)"
-                       rf"(?<!\d {_SEP} \d)(?:[ .•·*|/_-]{{1,3}}\d)++(?![\w•·])")
+_SEP_CHARS = ".•·*|/_-"  # what a dictated digit is followed by, besides a space ('-' last, for the classes below)
+_SEP = f"[{_SEP_CHARS}]"
+_GAP = f"[ {_SEP_CHARS}]{{1,3}}"  # a separator with the spaces around it
+_DICTATED = re.compile(rf"\d(?<![\w{_SEP_CHARS}]\d)(?<!\d \d)(?<!\d{_SEP}\d)(?<!\d {_SEP}\d)(?<!\d{_SEP} \d)"
+                       rf"(?<!\d {_SEP} \d)(?:{_GAP}\d)++(?![\w•·])")
 _ONE_SEP = re.compile(rf" ?{_SEP} ?| ")
-_NOT_DIGITS = str.maketrans("", "", " .•·*|/_-")
-_FOUR_DICTATED = re.compile(r"\d[ .•·*|/_-]{1,3}\d[ .•·*|/_-]{1,3}\d[ .•·*|/_-]{1,3}\d")
+_NOT_DIGITS = str.maketrans("", "", " " + _SEP_CHARS)
+_FOUR_DICTATED = re.compile(rf"\d{_GAP}\d{_GAP}\d{_GAP}\d")
 # Four digits one at a time in the id scanners' shape (digits as 0; a bullet, star or bar as a space).
 _DICTATED_SHAPES = tuple(b"0" + (sep + b"0") * 3 for sep in (b" ", b"  ", b"   ", b".", b"-", b"/", b"_", b". ", b" .",
                                                              b" . ", b"- ", b" -", b" - ", b"/ ", b" /", b" / ",
