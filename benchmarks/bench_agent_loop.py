@@ -21,8 +21,8 @@ import sys
 import time
 
 from primer_memory import ShortTermMemory, StandInModelSummarizer, bpe_tokens
-from primer_memory.chat import message_tokens
-from primer_memory.examples import tool_chat
+from primer_memory.short_term.chat import message_tokens
+from primer_memory.lessons.examples import tool_chat
 
 BUDGET, KEEP_LAST = 1_000, 6
 

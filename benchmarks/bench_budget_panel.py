@@ -14,8 +14,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from primer_memory.figures import context_tokens, figure_png
-from primer_memory.widgets import budget_panel, budget_view
+from primer_memory.lessons.figures import context_tokens, figure_png
+from primer_memory.lessons.widgets import budget_panel, budget_view
 
 MOVES = [("budget", v) for v in range(120, 600, 40)] + [("turns", t) for t in range(7, 40, 3)] + \
         [("keep_last", k) for k in range(1, 13, 2)]

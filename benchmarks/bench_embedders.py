@@ -1,6 +1,6 @@
 """The two embedders side by side: cost per text, and recall@1 on a labelled paraphrase set (tune and held-out).
 
-The set (`primer_memory.paraphrases`: 24 memories, 48 paraphrased questions, 8
+The set (`primer_memory.lessons.paraphrases`: 24 memories, 48 paraphrased questions, 8
 off-topic questions) was split into halves by position before anything was
 measured. Two settings are chosen on the tuning half only:
   - the semantic embedder's dimension (64, 128 or 256; ties go to the larger),
@@ -18,9 +18,9 @@ import sys
 import numpy as np
 
 from primer_memory import HashingEmbedder, SemanticEmbedder
-from primer_memory.long_term import LongTermMemory, Scope
-from primer_memory.paraphrases import MEMORIES, QUESTIONS, held_out, recall_at_1, tune
-from primer_memory.policy import PolicyDecision
+from primer_memory.long_term.memory import LongTermMemory, Scope
+from primer_memory.lessons.paraphrases import MEMORIES, QUESTIONS, held_out, recall_at_1, tune
+from primer_memory.policy.review import PolicyDecision
 from timing import best_of
 
 

@@ -1,6 +1,6 @@
 """The write policy: how well it refuses (tune and held-out halves), and what it costs per write.
 
-Part 1 scores review() on the labelled corpus (primer_memory.policy_corpus): recall (secrets
+Part 1 scores review() on the labelled corpus (primer_memory.policy.corpora.loader): recall (secrets
 refused), false alarms (harmless facts refused), the same for memory poisoning, and a single
 keyword regex for comparison. The corpus has seven sources, each split by a hash of its phrasing
 families before any tuning: "ours", written alongside the detectors; "independent", written later
@@ -37,8 +37,8 @@ import re
 import string
 from collections import Counter
 
-from primer_memory.policy import DETECTORS, review
-from primer_memory.policy_corpus import COUNTED_ONLY, score
+from primer_memory.policy.review import DETECTORS, review
+from primer_memory.policy.corpora.loader import COUNTED_ONLY, score
 from timing import best_of
 
 KEYWORD = re.compile(r"\b(?:password|passcode|pin|token|secret|api[ _-]?key|private key|ssn|iban)\b", re.I)

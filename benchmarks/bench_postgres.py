@@ -31,13 +31,13 @@ import numpy as np
 
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
-from primer_memory.embedding import HashingEmbedder  # noqa: E402
+from primer_memory.long_term.embedding import HashingEmbedder  # noqa: E402
 from primer_memory.postgres import local_server  # noqa: E402
-from primer_memory.records import KINDS, Scope  # noqa: E402
-from primer_memory.storage import NewRecord, record_id  # noqa: E402
-from primer_memory.storage.postgres import PostgresStore, drop_schema, setup  # noqa: E402
-from primer_memory.storage.sqlite import SQLiteStore  # noqa: E402
-from primer_memory.vector_search import indexes_in_plan  # noqa: E402
+from primer_memory.long_term.records import KINDS, Scope  # noqa: E402
+from primer_memory.long_term.storage import NewRecord, record_id  # noqa: E402
+from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema, setup  # noqa: E402
+from primer_memory.long_term.storage.sqlite import SQLiteStore  # noqa: E402
+from primer_memory.lessons.vector_search import indexes_in_plan  # noqa: E402
 
 SEED = 20260918
 K = 10

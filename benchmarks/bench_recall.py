@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from primer_memory.embedding import HashingEmbedder, cosine
-from primer_memory.long_term import KINDS, LongTermMemory, Scope
-from primer_memory.policy import PolicyDecision
+from primer_memory.long_term.embedding import HashingEmbedder, cosine
+from primer_memory.long_term.memory import KINDS, LongTermMemory, Scope
+from primer_memory.policy.review import PolicyDecision
 from timing import best_of
 
 SEED = 20260918

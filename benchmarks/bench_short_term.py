@@ -12,7 +12,7 @@ Run: .venv/bin/python benchmarks/bench_short_term.py
 from __future__ import annotations
 
 from primer_memory import ShortTermMemory, context_reference
-from primer_memory.examples import invoice_exchange
+from primer_memory.lessons.examples import invoice_exchange
 from timing import best_of
 
 BUDGET, KEEP_LAST = 300, 6

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from primer_memory.task_state import TaskStateStore
+from primer_memory.tasks.store import TaskStateStore
 
 STEPS = 200
 REPEATS = 5

@@ -1,6 +1,6 @@
 """Task throughput with 1, 2, 4 and 8 worker processes, on SQLite and on PostgreSQL.
 
-Each worker is a real process (`python -m primer_memory.task_state_worker drain`) that
+Each worker is a real process (`python -m primer_memory.lessons.reconcile_worker drain`) that
 claims the current step of some task with a lease, does the "work" (a sleep standing in
 for an API call), and reports it done. Workers start, say READY, and all get "go" at
 once; the clock runs from "go" until the last one has finished the list. The figures to
@@ -19,8 +19,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from primer_memory.task_state import TaskStateStore
-from primer_memory.task_state_worker import start_drainer
+from primer_memory.tasks.store import TaskStateStore
+from primer_memory.lessons.reconcile_worker import start_drainer
 
 TASKS = 32
 STEPS = ("fetch", "transform", "load")

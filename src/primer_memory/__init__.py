@@ -1,50 +1,59 @@
 """primer-memory: the code behind a Jupyter series on memory and state for LLM agents.
 
-A model keeps nothing between calls; the application owns its memory. The
-series builds the four parts one notebook at a time: short-term memory under
-a budget, long-term typed records, the safety rules around them, and task
-state that survives a crash.
+A model keeps nothing between calls; the application owns its memory. The series builds it one
+part at a time, one subpackage a part: `short_term` (notebook 1), `long_term` (notebook 2),
+`policy` and `notes` (notebook 3), `tasks` (notebook 4); `postgres` runs them on PostgreSQL
+(notebook 5). `lessons` holds what only the notebooks need. This module is the package's face:
+the lesson's names, nothing else.
 """
 
 from __future__ import annotations
 
-from .prompt import build_prompt, prompt_tokens, render_prompt
 from .short_term import (
-    ROLES,
+    CHAT_ROLES,
     ContextWindow,
+    Handoff,
     InvalidBudget,
     InvalidMessage,
     InvalidSummary,
     InvalidTokenCount,
     Message,
     PerMessageSummarizer,
+    ROLES,
+    RollingSummarizer,
     ShortTermMemory,
+    StandInModelSummarizer,
+    SummaryBill,
+    TokenizerUnavailable,
+    ToolCall,
+    bpe_tokens,
+    build_prompt,
     context_reference,
     estimate_tokens,
     first_sentence,
     first_sentences,
+    prompt_tokens,
+    render_prompt,
     token_curve,
+    token_table,
+    tool_call,
 )
-from .chat import CHAT_ROLES, ToolCall, tool_call
-from .handoff import Handoff
-from .summarizers import RollingSummarizer, StandInModelSummarizer, SummaryBill
-from .tokens import TokenizerUnavailable, bpe_tokens, token_table
-
-# (more parts are imported below as each notebook's module lands)
-from .embedding import Embedder, EmbeddingError, HashingEmbedder
-from .semantic import SemanticEmbedder  # wordllama itself is imported only when one is built
 from .long_term import (
-    KIND_NAMES,
-    KINDS,
+    Embedder,
+    EmbeddingError,
     ExportFileError,
+    HashingEmbedder,
     InvalidMemory,
     InvalidQuery,
+    KINDS,
+    KIND_NAMES,
     LongTermMemory,
     MemoryRecord,
     RecordNotFound,
     Scope,
     ScopeError,
     ScoredMemory,
+    SemanticEmbedder,
     StoreClosed,
     StoreFileError,
     StoreLocked,
@@ -57,17 +66,22 @@ from .notes import (
     NoteConflict,
     NoteNotFound,
     NoteNotText,
+    NoteTooLarge,
     NotesError,
     NotesSetupError,
-    NoteTooLarge,
     TextNotFound,
     TextNotUnique,
     UnsafePath,
 )
-from .policy import DETECTORS, PolicyDecision, detector_table, redact, review, worth_remembering
-from .task_state import (
-    STATUSES,
-    TRANSITIONS,
+from .policy import (
+    DETECTORS,
+    PolicyDecision,
+    detector_table,
+    redact,
+    review,
+    worth_remembering,
+)
+from .tasks import (
     ClockError,
     Event,
     InvalidTask,
@@ -76,9 +90,11 @@ from .task_state import (
     LeaseError,
     LeaseExpired,
     LeaseHeld,
+    STATUSES,
     Step,
     StoreBusy,
     StoreDamaged,
+    TRANSITIONS,
     TaskFileError,
     TaskStateStore,
     UnknownTask,

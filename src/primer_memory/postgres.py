@@ -27,7 +27,6 @@ __all__ = [
     "compact",
     "files_contain",
     "local_server",
-    "memory_on_postgres",
     "role_summary",
     "server_summary",
     "stop_local_server",
@@ -157,36 +156,6 @@ def compact(admin_dsn: str, schema: str) -> None:
     """
     for table in ("records", "scopes"):
         vacuum(admin_dsn, schema, table, full=True)
-
-
-def memory_on_postgres(
-    dsn: str | None = None,
-    *,
-    schema: str = "primer_memory",
-    embedder: Any = None,
-    policy: Any = None,
-    clock: Any = None,
-    exact_limit: int = 20_000,
-    fresh: bool = False,
-) -> Any:
-    """A `LongTermMemory` whose records live in PostgreSQL: same API, isolation enforced by row-level security.
-
-    `dsn` is an administrator's (default: PRIMER_PG_DSN, else the embedded server);
-    setup runs with it, then the memory connects as the application role. `fresh`
-    drops the schema first (every memory in it is deleted).
-    """
-    from .embedding import HashingEmbedder
-    from .long_term import LongTermMemory
-    from .policy import review
-    from .storage.postgres import PostgresStore
-
-    embedder = HashingEmbedder() if embedder is None else embedder
-    if fresh:
-        from .storage.postgres import drop_schema
-
-        drop_schema(local_server() if dsn is None else dsn, schema)
-    store = PostgresStore(dsn, embedder_name=embedder.name, dim=embedder.dim, schema=schema, exact_limit=exact_limit)
-    return LongTermMemory(embedder, policy=review if policy is None else policy, clock=clock, store=store)
 
 
 def server_summary(dsn: str | None = None) -> dict[str, str]:

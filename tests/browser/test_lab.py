@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from primer_memory.widgets import budget_view
-from primer_memory.widgets.budget import CONVERSATIONS
+from primer_memory.lessons.widgets import budget_view
+from primer_memory.lessons.widgets.budget import CONVERSATIONS
 
 from labdriver import open_notebook, problems, run_all_cells, screenshot_panel, set_slider, wait_for_text
 

@@ -1,0 +1,183 @@
+"""Notebook 1's exercises: write a summarizer, and predict what a smaller keep_last does.
+
+Each checker prints feedback and returns True only for a right answer; the
+shared `check()` turns stubs and crashes into "not attempted yet" or a hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..examples import invoice_chat, tool_chat
+from ...short_term.memory import Message, ShortTermMemory, first_sentences
+from ._core import Exercise, register
+
+__all__ = ["CASES", "budget_report", "check_last_sentences", "check_keep_last_prediction", "check_safe_start"]
+
+Summarize = Callable[[Sequence[Message]], str]
+CASES = [(exchanges, budget, keep) for exchanges in (3, 6, 20) for budget in (60, 110, 300) for keep in (2, 4)]
+LAST_SENTENCES_EXPECTED = ("Please include the vendor name and amount; It shows vendor, amount and due date; "
+                           "Please include the vendor name and amount; It shows vendor, amount and due date")
+
+
+def _folded(summarize: Summarize, exchanges: int, budget: int, keep: int) -> tuple[int, int]:
+    """(tokens sent, older messages kept in the summary) for the invoice chat under these settings."""
+    memory = ShortTermMemory(budget, keep_last=keep, summarize=summarize)
+    memory.extend(invoice_chat(exchanges))
+    window = memory.window()
+    return window.tokens, window.summarized
+
+
+def budget_report(summarize: Summarize) -> bool:
+    """Run a summarizer on 18 chats and budgets; say whether the budget held and how much history it keeps."""
+    over, kept, default_kept = 0, 0, 0
+    for exchanges, budget, keep in CASES:
+        sent, folded = _folded(summarize, exchanges, budget, keep)
+        over += sent > budget
+        kept += folded
+        default_kept += _folded(first_sentences, exchanges, budget, keep)[1]
+    if over:
+        print(f"The budget was broken in {over} cases: please report this as a bug in ShortTermMemory.")
+        return False
+    print(f"The budget held in all {len(CASES)} cases, and it always will: the fold drops old messages")
+    print("until the summary fits, whatever the summarizer writes. That is the point of doing it in code.")
+    print(f"Older messages your summaries kept, over all cases: {kept} (first_sentences keeps {default_kept}).")
+    if kept < default_kept:
+        print("Yours keeps fewer: its pieces are longer, so fewer fit in the room left.")
+    elif kept > default_kept:
+        print("Yours keeps more: shorter pieces, more history. Is each piece still useful?")
+    return True
+
+
+def check_last_sentences(summarize: object) -> bool:
+    """Exercise 1.1: the last sentence of each message, trailing period stripped, joined with '; '."""
+    if not callable(summarize):
+        print(f"Not yet: pass your function itself (no parentheses), not a {type(summarize).__name__}.")
+        return False
+    messages: list[Message] = [{"role": r, "content": t} for r, t in invoice_chat(2)]
+    got = summarize(messages)
+    if not isinstance(got, str):
+        print(f"Not yet: a summarizer returns one string; yours returned a {type(got).__name__}: {got!r:.80}")
+        return False
+    if got != LAST_SENTENCES_EXPECTED:
+        print("Not yet. For the first two exchanges we expected:")
+        print(f"   {LAST_SENTENCES_EXPECTED}")
+        print("and your summarizer returned:")
+        print(f"   {got!r:.300}")
+        return False
+    print("Right: the last sentence of each message, trailing period stripped, joined with '; '.")
+    return budget_report(summarize)
+
+
+def last_sentences(messages):  # type: ignore[no-untyped-def]
+    """The last sentence of each message, trailing period stripped, joined with "; "."""
+    return "; ".join(m["content"].rstrip(".").split(". ")[-1] for m in messages)
+
+
+def _stub_last_sentences(messages):  # type: ignore[no-untyped-def]
+    """The last sentence of each message, trailing period stripped, joined with "; "."""
+    ...
+
+
+KEEP_LAST_ANSWER = 1
+
+
+def check_keep_last_prediction(gone: object) -> bool:
+    """Exercise 1.2: with keep_last=2 (budget 110, six exchanges), how many messages are gone entirely?"""
+    if isinstance(gone, bool) or not isinstance(gone, int):
+        print(f"Not yet: answer with a whole number of messages, such as 3; got {gone!r:.60}.")
+        return False
+    memory = ShortTermMemory(110, keep_last=2)
+    memory.extend(invoice_chat(6))
+    window = memory.window()
+    if gone == window.dropped == KEEP_LAST_ANSWER:
+        print("Right: only question 1 is gone. Exchange 6 costs 35 tokens, leaving 75 for the summary;")
+        print("all ten older first sentences would cost 80, so only the oldest one drops out.")
+        print("A smaller keep_last leaves more room, and first sentences are cheaper than whole messages.")
+        return True
+    direction = "fewer" if gone > window.dropped else "more"
+    print(f"Not yet: {gone} is not it; {direction} than that. Work out the room first: budget minus what the last")
+    print("two messages cost; then how much the summary of all ten older messages would cost.")
+    return False
+
+
+register(Exercise(
+    id="1.1",
+    title="your own summarizer: last sentences",
+    checker=check_last_sentences,
+    hints=(
+        "Split each message's content on '. ' and keep the last piece; strip a trailing '.' first, "
+        "or the last piece ends with one.",
+        "A generator inside '; '.join(...) does it in one line: one piece per message m, from m['content'].",
+    ),
+    solution=last_sentences,
+    stub=_stub_last_sentences,
+    notes=("The budget holds whatever the summarizer returns: ShortTermMemory measures the summary and drops "
+           "the oldest folded messages until it fits.",),
+))
+
+register(Exercise(
+    id="1.2",
+    title="predict what keep_last=2 does",
+    checker=check_keep_last_prediction,
+    hints=(
+        "The room for the summary is 110 minus the cost of the last two messages (18 + 17).",
+        "Each older message adds its first sentence plus '; ' to the summary; the ten first sentences, with the "
+        "'Earlier in this conversation: ' prefix, come to 318 characters. How many tokens is that, and how many "
+        "characters does dropping question 1 save?",
+    ),
+    solution=KEEP_LAST_ANSWER,
+    stub=None,
+    notes=("Check it: ShortTermMemory(110, keep_last=2) with invoice_chat(6), then .window().dropped.",),
+))
+
+
+def safe_start(messages, n):  # type: ignore[no-untyped-def]
+    """Where a window of about the last n messages may start: never on a tool result, so move back to its call."""
+    start = max(0, len(messages) - n)
+    while start > 0 and messages[start]["role"] == "tool":
+        start -= 1
+    return start
+
+
+def _stub_safe_start(messages, n):  # type: ignore[no-untyped-def]
+    """Where a window of about the last n messages may start: never on a tool result."""
+    ...
+
+
+def check_safe_start(safe: object) -> bool:
+    """Exercise 1.3: a trim that keeps about the last n messages and never cuts a tool call from its results."""
+    if not callable(safe):
+        print(f"Not yet: pass your function itself (no parentheses), not a {type(safe).__name__}.")
+        return False
+    chat = tool_chat(3)
+    for n in range(1, len(chat) + 1):
+        got = safe([dict(m) for m in chat], n)
+        want = safe_start(chat, n)
+        if isinstance(got, bool) or not isinstance(got, int):
+            print(f"Not yet: return an index into the messages (an int); for n={n} yours returned {got!r:.60}.")
+            return False
+        if got != want:
+            roles = [m["role"] for m in chat]
+            opening = roles[got] if 0 <= got < len(roles) else "nothing"
+            print(f"Not yet: for n={n} your window starts at index {got} ({opening}); the roles are {roles}.")
+            print(f"It should start at {want}: as late as keeps n messages, moved back past tool results to their call.")
+            return False
+    print("Right: no window opens on a tool result, so no call loses a result and no result loses its call.")
+    print("ShortTermMemory does the same with units: a call and its results are kept or folded together.")
+    return True
+
+
+register(Exercise(
+    id="1.3",
+    title="trim without breaking the chat API",
+    checker=check_safe_start,
+    hints=(
+        "Start at len(messages) - n (not below 0). If that message is a tool result, its call is earlier: step back.",
+        "A while loop: while start > 0 and messages[start]['role'] == 'tool': start -= 1.",
+    ),
+    solution=safe_start,
+    stub=_stub_safe_start,
+    notes=("Stepping back keeps a few more messages than n; stepping forward past the results would keep fewer. "
+           "Either is valid for the API; keeping the unit whole keeps the tool output the answer was based on.",),
+))

@@ -1,0 +1,190 @@
+"""The worker panel: start N worker processes on one task list, kill one, watch another take its step over.
+
+`workers_view` is pure: given the steps of every task, the event logs and what became of each
+worker process, it says what happened, in sentences that hold for every input. `workers_panel`
+is the thin shell: real processes (`task_state_worker drain`), on SQLite or on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._common import _panel_class
+from .tasks import _STATUS_COLOURS
+
+__all__ = ["WorkersView", "workers_view", "workers_panel", "WORKER_STATES"]
+
+WORKER_STATES = ("alive", "killed", "finished")
+
+
+@dataclass(frozen=True)
+class WorkersView:
+    """What the worker panel shows: one row per task, the workers, and sentences about takeovers."""
+
+    rows: list[tuple[str, list[tuple[str, str, str | None]]]]  # task, [(step, status, holder)]
+    workers: dict[str, str]
+    takeovers: list[tuple[str, str, str, str]]  # task, step, from (dead holder), to
+    notes: list[str] = field(default_factory=list)
+
+    def html(self) -> str:
+        """The notes, the workers, and a table: a row per task, a cell per step with its status and holder."""
+        def cell(step: str, status: str, holder: str | None) -> str:
+            who = f"<br><small>{html.escape(holder)}</small>" if holder and status == "running" else ""
+            colour = _STATUS_COLOURS.get(status, "inherit")
+            return (f"<td style='color:{colour}'><code>{html.escape(step)}</code> "
+                    f"<b>{html.escape(status)}</b>{who}</td>")
+
+        body = "".join(f"<tr><th>{html.escape(task)}</th>{''.join(cell(*s) for s in steps)}</tr>"
+                       for task, steps in self.rows)
+        people = ", ".join(f"{html.escape(n)} ({html.escape(s)})" for n, s in sorted(self.workers.items()))
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        return (f"<div class='pm-workers-view'><ul>{notes}</ul><p><b>Workers:</b> {people or 'none yet'}</p>"
+                f"<table class='pm-workers-table'>{body}</table></div>")
+
+
+def workers_view(steps: Mapping[str, Sequence[Any]], events: Mapping[str, Sequence[Any]],
+                 workers: Mapping[str, str]) -> WorkersView:
+    """Pure: from each task's `Step`s and `Event`s and each worker's state, what to show and say."""
+    rows = [(task, [(s.name, s.status, s.lease_owner) for s in task_steps]) for task, task_steps in steps.items()]
+    takeovers: list[tuple[str, str, str, str]] = []
+    done_twice: list[str] = []
+    for task, log in events.items():
+        holder: dict[str, str] = {}
+        done: dict[str, int] = {}
+        for e in log:
+            if e.accepted and e.status == "running" and e.worker:
+                if "taken over" in e.reason and e.step in holder:
+                    takeovers.append((task, e.step, holder[e.step], e.worker))
+                holder[e.step] = e.worker
+            if e.accepted and e.status == "done":
+                done[e.step] = done.get(e.step, 0) + 1
+        done_twice += [f"{task}/{name}" for name, n in done.items() if n > 1]
+    total = sum(len(s) for _, s in rows)
+    finished = sum(status == "done" for _, s in rows for _, status, _ in s)
+    counts = {state: sum(v == state for v in workers.values()) for state in WORKER_STATES}
+    notes = []
+    if not workers:
+        notes.append("No worker has been started yet: choose how many and press start.")
+    else:
+        notes.append(f"{counts['alive']} worker(s) alive, {counts['killed']} killed, {counts['finished']} finished; "
+                     f"{finished} of {total} steps done.")
+    for task, step, dead, heir in takeovers:
+        how = "was killed" if workers.get(dead) == "killed" else "stopped renewing its lease"
+        notes.append(f"{dead} {how} holding {task}/{step}; once its lease expired, {heir} took the step over.")
+    killed_holding = [n for n, s in workers.items() if s == "killed"
+                      and any(holder == n and status == "running" for _, st in rows for _, status, holder in st)]
+    for name in sorted(killed_holding):
+        notes.append(f"{name} was killed while holding a step; nobody renews its lease now, so another worker "
+                     "will take that step over when the lease runs out.")
+    if total and finished == total:
+        notes.append("Every step is done" + (" exactly once." if not done_twice else "."))
+    if done_twice:
+        notes.append(f"Recorded twice (this must never happen): {', '.join(done_twice)}.")
+    return WorkersView(rows=rows, workers=dict(workers), takeovers=takeovers, notes=notes)
+
+
+def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks: int = 6,
+                  lease: float = 1.0, work_ms: float = 400.0, timeout: float = 60.0) -> Any:
+    """Start N workers on a fresh list of `tasks` three-step tasks, kill one, and watch.
+
+    With `dsn` the list lives in PostgreSQL (schema `schema`, emptied on start); without it,
+    in an SQLite file in a temporary folder of the panel's own.
+    """
+    import os
+    import tempfile
+    import time
+    import weakref
+
+    import ipywidgets as w
+
+    from ...tasks.store import TaskStateStore
+    from ..reconcile_worker import start_drainer
+
+    folder = None if dsn else tempfile.TemporaryDirectory(prefix="pm-workers-")
+    state: dict[str, Any] = {"procs": {}, "killed": set(), "round": 0}
+
+    def where() -> dict[str, Any]:
+        if dsn:
+            return {"dsn": dsn, "schema": f"{schema}_{state['round']}"}
+        assert folder is not None
+        return {"db": os.path.join(folder.name, f"tasks{state['round']}.db")}
+
+    def open_store() -> TaskStateStore:
+        place = where()
+        return TaskStateStore(dsn=place["dsn"], schema=place["schema"]) if dsn else TaskStateStore(place["db"])
+
+    count = w.IntSlider(value=3, min=1, max=8, description="workers", continuous_update=False)
+    start = w.Button(description="start", icon="play", tooltip="a fresh task list and N worker processes")
+    kill = w.Button(description="kill one", icon="bolt", button_style="danger",
+                    tooltip="SIGKILL a worker that holds a running step")
+    look = w.Button(description="refresh", icon="refresh", tooltip="read the task list again")
+    for widget, css in ((count, "pm-workers-count"), (start, "pm-workers-start"), (kill, "pm-workers-kill"),
+                        (look, "pm-workers-refresh")):
+        widget.add_class(css)
+    text = w.HTML()
+    text.add_class("pm-workers-text")
+
+    def worker_states() -> dict[str, str]:
+        return {n: "killed" if n in state["killed"] else ("alive" if p.alive else "finished")
+                for n, p in state["procs"].items()}
+
+    def show(extra: str = "") -> None:
+        if not state["procs"]:
+            text.value = (f"<p>{html.escape(extra)}</p>" if extra else "") + workers_view({}, {}, {}).html()
+            return
+        with open_store() as store:
+            ids = store.tasks()
+            view = workers_view({t: store.step_details(t) for t in ids}, {t: store.events(t) for t in ids},
+                                worker_states())
+        text.value = (f"<p>{html.escape(extra)}</p>" if extra else "") + view.html()
+
+    def stop_all() -> None:
+        for proc in state["procs"].values():
+            proc.kill()
+
+    def on_start(_button: object = None) -> None:
+        stop_all()
+        state["round"] += 1
+        state["procs"], state["killed"] = {}, set()
+        with open_store() as store:
+            for n in range(tasks):
+                store.create_task(f"job-{n + 1}", "a job of three steps", ["fetch", "transform", "load"])
+        for i in range(count.value):
+            name = f"worker {i + 1}"
+            state["procs"][name] = start_drainer(name, lease=lease, work_ms=work_ms, **where())
+        for proc in state["procs"].values():
+            proc.wait_for("READY", timeout=timeout)
+        time.sleep(min(1.0, work_ms / 1000 * 2))
+        show(f"Started {count.value} worker process(es) on {tasks} tasks of three steps.")
+
+    def on_kill(_button: object = None) -> None:
+        if not state["procs"]:
+            show("Nothing to kill: press start first.")
+            return
+        with open_store() as store:
+            holders = {s.lease_owner for t in store.tasks() for s in store.step_details(t) if s.status == "running"}
+        alive = sorted(n for n, s in worker_states().items() if s == "alive" and n in holders)
+        if not alive:
+            show("Nothing was killed: no live worker holds a running step right now.")
+            return
+        victim = alive[0]
+        state["procs"][victim].kill()
+        state["killed"].add(victim)
+        time.sleep(lease + 0.5)  # long enough for the lease to run out and another worker to take over
+        show(f"Killed {victim} with SIGKILL while it held a step, then waited {lease + 0.5:g} s.")
+
+    start.on_click(on_start)
+    kill.on_click(on_kill)
+    look.on_click(lambda _b: show())
+    show()
+    panel = _panel_class()("WorkersPanel", [w.HBox([count, start, kill, look]), text])
+    panel.count, panel.text = count, text
+    panel.buttons = {"start": start, "kill": kill, "refresh": look}
+    panel.stop = stop_all
+    panel._folder = folder
+    weakref.finalize(panel, stop_all)
+    return panel
+

@@ -1,0 +1,335 @@
+"""Long-term memory storage on PostgreSQL + pgvector, isolated by row-level security.
+
+The database, not the application, keeps tenants apart: every table that holds
+memory content has row-level security ENABLEd and FORCEd, with one policy
+"this row's tenant and user are the ones set for this transaction". The
+application connects as a role that is neither superuser, nor owner, nor
+BYPASSRLS, and every unit of work starts with
+`SELECT set_config('app.tenant_id', %s, true), set_config('app.user_id', %s, true)`
+(the `true` makes it local to the transaction, so a pooled connection never
+carries one caller's scope into the next). With no scope set,
+`current_setting(..., true)` is NULL (or '' once a transaction has ended) and
+every query sees zero rows: it fails closed.
+
+Setup runs as an administrator (the DSN of `primer_memory.postgres.local_server()`
+or your own): it creates the extension, the two roles, the schema, applies the
+append-only MIGRATIONS and records the version. It is idempotent and serialised
+by an advisory lock, so many processes may call it at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..records import MemoryRecord, Scope, StoreFileError, WriteConflict
+from ..validation import stored_record_problem
+from . import NewRecord, TextKey, record_id
+from .pg_pool import APP_ROLE, SCOPE_SQL, application_dsn, connect_pool, scope_settings, scoped_transaction
+from .postgres_schema import (MIGRATIONS, OWNER_ROLE, SCHEMA_VERSION, PostgresSetupError, check_schema, drop_schema,
+                              setup, table_names)
+
+__all__ = [
+    "APP_ROLE",
+    "MIGRATIONS",
+    "OWNER_ROLE",
+    "SCOPE_SQL",
+    "SCHEMA_VERSION",
+    "PostgresStore",
+    "PostgresSetupError",
+    "application_dsn",
+    "connect_pool",
+    "drop_schema",
+    "scope_settings",
+    "scoped_transaction",
+    "setup",
+    "table_names",
+]
+
+_COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten"
+_CURRENT = "superseded_by IS NULL AND NOT forgotten"
+_MINE = "tenant_id = %(t)s AND user_id = %(u)s"  # in every statement too: RLS is the lock, not the only check
+
+SQL_ERASURES = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM {s}.erasures"
+SQL_COUNT_ERASURE = "SELECT nextval('{s}.erasures')"
+SQL_SCOPE = f"SELECT next_seq, generation FROM {{s}}.scopes WHERE {_MINE}"
+SQL_LOCK_SCOPE = (  # creates the scope's row or takes its lock: writes to one scope queue up, across processes
+    "INSERT INTO {s}.scopes (tenant_id, user_id, next_seq, generation) VALUES (%(t)s, %(u)s, 1, %(g)s)"
+    " ON CONFLICT (tenant_id, user_id) DO UPDATE SET next_seq = {s}.scopes.next_seq RETURNING next_seq, generation"
+)
+SQL_SET_NEXT_SEQ = f"UPDATE {{s}}.scopes SET next_seq = %(n)s WHERE {_MINE}"
+SQL_RECORDS = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} ORDER BY seq"
+SQL_KEY_RECORDS = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND key = %(key)s ORDER BY seq"
+SQL_GET = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND id = %(id)s"
+SQL_LOOKUP = (
+    f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND {_CURRENT}"
+    " AND (key = ANY(%(keys)s) OR content = ANY(%(texts)s)) ORDER BY seq"
+)
+SQL_INSERT = (
+    "INSERT INTO {s}.records (tenant_id, user_id, seq, id, kind, content, key, source, superseded_by,"
+    " importance, created_at, last_access, embedding)"
+    " VALUES (%(t)s, %(u)s, %(seq)s, %(id)s, %(kind)s, %(content)s, %(key)s, %(source)s, %(sup)s,"
+    " %(importance)s, %(created)s, %(created)s, %(vec)s)"
+)
+SQL_SUPERSEDE = f"UPDATE {{s}}.records SET superseded_by = %(sup)s WHERE {_MINE} AND id = %(id)s AND {_CURRENT}"
+SQL_TOUCH = f"UPDATE {{s}}.records SET last_access = %(when)s WHERE {_MINE} AND id = ANY(%(ids)s)"
+SQL_LOCK_RECORD = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND id = %(id)s FOR UPDATE"
+SQL_DELETE = f"DELETE FROM {{s}}.records WHERE {_MINE} AND id = %(id)s"
+SQL_TOMBSTONE = (
+    f"UPDATE {{s}}.records SET content = '', embedding = NULL, forgotten = true WHERE {_MINE} AND id = %(id)s"
+)
+SQL_DELETE_USER = f"DELETE FROM {{s}}.records WHERE {_MINE}"
+SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
+# Every current row of the partition, scored one by one (MATERIALIZED keeps the planner off the HNSW index);
+# the rows within TIE_BAND of the k-th come back with their vectors, to be settled exactly in float64.
+SQL_SEARCH_EXACT = (
+    f"WITH part AS MATERIALIZED (SELECT {_COLUMNS}, embedding,"
+    " COALESCE(NULLIF(embedding <=> %(q)s, 'NaN'), 1) AS d"  # a zero vector has no direction: cosine 0
+    f" FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)),"
+    " cut AS (SELECT d FROM part ORDER BY d LIMIT 1 OFFSET %(k1)s)"
+    f" SELECT {_COLUMNS}, embedding FROM part WHERE d <= COALESCE((SELECT d FROM cut), 'Infinity') + %(band)s"
+)
+# The HNSW index, scanned on until n rows pass the filters (pgvector >= 0.8 iterative scan).
+SQL_SEARCH_HNSW = (
+    f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)"
+    " ORDER BY embedding <=> %(q)s LIMIT %(n)s"
+)
+SQL_HNSW_SETTINGS = (  # enable_sort off: the planner must take the index's order (not partition rows + sort)
+    "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %(ef)s, true),"
+    " set_config('enable_sort', 'off', true)"
+)
+SQL_SCAN = f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s) ORDER BY seq"
+TIE_BAND = 1e-4  # distances this close to the k-th are re-scored exactly, as the in-memory partition does
+
+# --------------------------------------------------------------------------- the backend
+
+
+class PostgresStore:
+    """The `MemoryStore` protocol on PostgreSQL: every call is one transaction, bound to the caller's scope by RLS.
+
+    Nothing is cached between calls, so many application processes can share one
+    server. `dsn` is an administrator's (for setup; default: `local_server()`);
+    the store then connects as the application role. Search is exact over the
+    partition while it holds at most `exact_limit` records, else HNSW.
+    """
+
+    label = "PostgreSQL"
+    durable = True
+
+    def __init__(
+        self,
+        dsn: str | None = None,
+        *,
+        embedder_name: str,
+        dim: int,
+        schema: str = "primer_memory",
+        app_dsn: str | None = None,
+        app_password: str | None = None,
+        exact_limit: int = 20_000,
+        pool_size: int = 4,
+    ):
+        import os
+
+        from ...postgres import APP_PASSWORD_VARIABLE, local_server
+
+        admin = local_server() if dsn is None else dsn
+        if app_dsn is None:
+            password = app_password or os.environ.get(APP_PASSWORD_VARIABLE) or None
+            setup(admin, schema=schema, dim=dim, embedder_name=embedder_name, app_password=password)
+            app_dsn = application_dsn(admin, app_password=password)
+        self.dim, self.schema, self.exact_limit = dim, check_schema(schema), exact_limit
+        self._sql: dict[str, Any] = {}
+        try:
+            self.pool = connect_pool(app_dsn, max_size=pool_size)
+        except Exception as exc:  # psycopg_pool reports a failed login as a timeout: say what to check
+            raise PostgresSetupError(f"the application role could not connect ({type(exc).__name__}: {exc}); on a "
+                                     "server that wants passwords set PRIMER_PG_APP_PASSWORD") from exc
+        with self.pool.connection() as conn:
+            bypass = conn.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
+            if bypass.fetchone()[0]:
+                self.pool.close()
+                raise PostgresSetupError("the application connected as a role that bypasses row-level security; "
+                                         f"connect as {APP_ROLE} (give the administrator DSN as dsn=)")
+
+    def __repr__(self) -> str:
+        return f"PostgresStore(schema={self.schema!r})"
+
+    def q(self, template: str) -> Any:
+        """A statement of this module with the store's schema filled in (composed once, then reused)."""
+        composed = self._sql.get(template)
+        if composed is None:
+            from psycopg import sql
+
+            composed = self._sql[template] = sql.SQL(template).format(s=sql.Identifier(self.schema))
+        return composed
+
+    def _unit(self, scope: Scope) -> Any:
+        return scoped_transaction(self.pool, scope)
+
+    def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
+        rid, seq, kind, content, key, source, sup, imp, created, last, gone = row[:11]
+        record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, gone)
+        problem = stored_record_problem(record)  # the rules of a write: a row edited in SQL is reported, not recalled
+        if problem is not None:
+            raise StoreFileError(f"schema {self.schema!r} holds a damaged record ({scope}, seq {seq!r}): {problem}. "
+                                 "It was changed outside this library; nothing was returned or changed")
+        return record
+
+    # ----------------------------------------------------------------- reading
+
+    def records(self, scope: Scope, key: str | None = None) -> list[MemoryRecord]:
+        params = {"t": scope.tenant_id, "u": scope.user_id, "key": key}
+        with self._unit(scope) as conn:
+            rows = conn.execute(self.q(SQL_RECORDS if key is None else SQL_KEY_RECORDS), params).fetchall()
+        return [self._record(scope, row) for row in rows]
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord | None:
+        with self._unit(scope) as conn:
+            row = conn.execute(self.q(SQL_GET), {"t": scope.tenant_id, "u": scope.user_id, "id": record_id}).fetchone()
+        return None if row is None else self._record(scope, row)
+
+    def lookup(
+        self, scope: Scope, keys: Iterable[str], texts: Iterable[TextKey]
+    ) -> tuple[dict[str, MemoryRecord], dict[TextKey, MemoryRecord]]:
+        keys, texts = list(keys), list(texts)
+        if not keys and not texts:
+            return {}, {}
+        params = {"t": scope.tenant_id, "u": scope.user_id, "keys": keys, "texts": [c for _, _, c in texts]}
+        with self._unit(scope) as conn:
+            rows = [self._record(scope, row) for row in conn.execute(self.q(SQL_LOOKUP), params)]
+        wanted_keys, wanted_texts = set(keys), set(texts)
+        by_key = {r.key: r for r in rows if r.key is not None and r.key in wanted_keys}
+        by_text = {t: r for r in rows if (t := (r.kind, r.key, r.content)) in wanted_texts}
+        return by_key, by_text
+
+    def last_seq(self, scope: Scope) -> int:
+        with self._unit(scope) as conn:
+            row = conn.execute(self.q(SQL_SCOPE), {"t": scope.tenant_id, "u": scope.user_id}).fetchone()
+        return 0 if row is None else int(row[0]) - 1
+
+    def search(
+        self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto"
+    ) -> list[tuple[MemoryRecord, float]]:
+        """Exact in SQL for a partition of at most `exact_limit` records, else HNSW; ties settled in float64."""
+        q = np.asarray(vector, dtype=np.float32)
+        with self._unit(scope) as conn:
+            statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
+            rows = conn.cursor(binary=True).execute(statement, params).fetchall()  # binary: vectors arrive as bytes
+        return _settle(scope, self, rows, q, k)
+
+    def explain(self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto") -> str:
+        """The server's plan for that search (EXPLAIN), to see which index it really used."""
+        q = np.asarray(vector, dtype=np.float32)
+        with self._unit(scope) as conn:
+            statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
+            from psycopg import sql
+
+            rows = conn.execute(sql.SQL("EXPLAIN (COSTS OFF) ") + statement, params).fetchall()
+        return "\n".join(line for (line,) in rows)
+
+    def _search_sql(
+        self, conn: Any, scope: Scope, q: np.ndarray, k: int, kinds: tuple[str, ...], mode: str
+    ) -> tuple[Any, dict[str, Any]]:
+        params = {"t": scope.tenant_id, "u": scope.user_id, "q": q, "kinds": list(kinds), "k1": k - 1,
+                  "band": TIE_BAND, "n": k + 8, "ef": str(max(40, 2 * k))}
+        if mode == "auto" or not q.any():  # a question with no features has no direction: score every row (0)
+            row = conn.execute(self.q(SQL_SCOPE), params).fetchone()
+            mode = "exact" if row is None or row[0] - 1 <= self.exact_limit or not q.any() else "hnsw"
+        if mode == "hnsw":
+            conn.execute(SQL_HNSW_SETTINGS, params)
+            return self.q(SQL_SEARCH_HNSW), params
+        if mode == "exact":
+            return self.q(SQL_SEARCH_EXACT), params
+        raise ValueError(f"mode must be 'auto', 'exact' or 'hnsw', got {mode!r}")
+
+    def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
+        q = np.asarray(vector, dtype=np.float64)
+        with self._unit(scope) as conn:
+            rows = conn.cursor(binary=True).execute(self.q(SQL_SCAN), {"t": scope.tenant_id, "u": scope.user_id,
+                                                                         "kinds": list(kinds)})
+            return [(self._record(scope, row), _cosine(row[11], q)) for row in rows]
+
+    # ----------------------------------------------------------------- writing
+
+    def write(self, scope: Scope, new: Sequence[NewRecord], vectors: np.ndarray) -> list[MemoryRecord]:
+        from psycopg.errors import UniqueViolation
+
+        mine = {"t": scope.tenant_id, "u": scope.user_id}
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        with self._unit(scope) as conn:
+            generation = conn.execute(self.q(SQL_ERASURES)).fetchone()[0]
+            seq, generation = conn.execute(self.q(SQL_LOCK_SCOPE), {**mine, "g": generation}).fetchone()
+            made: list[MemoryRecord] = []
+            for plan in new:
+                when = float(seq) if plan.created_at is None else plan.created_at
+                made.append(MemoryRecord(record_id(scope, seq, generation), scope, plan.kind, plan.content, plan.key,
+                                         plan.source, seq, None, plan.importance, when, when))
+                seq += 1
+            superseded: dict[str, str] = {}
+            for plan, record in zip(new, made):
+                if isinstance(plan.supersedes, int):
+                    superseded[made[plan.supersedes].id] = record.id
+                elif plan.supersedes is not None:
+                    superseded[plan.supersedes] = record.id
+            made = [replace(r, superseded_by=superseded.get(r.id)) for r in made]
+            fresh = {r.id for r in made}
+            for old, sup in superseded.items():  # first: the old value stops being current
+                if old in fresh:  # superseded within this batch: inserted with its link already
+                    continue
+                if conn.execute(self.q(SQL_SUPERSEDE), {**mine, "sup": sup, "id": old}).rowcount != 1:
+                    raise WriteConflict(f"record {old!r} is no longer current in {scope}; write again")
+            try:
+                with conn.cursor() as cur:
+                    cur.executemany(self.q(SQL_INSERT), [
+                        {**mine, "seq": r.seq, "id": r.id, "kind": r.kind, "content": r.content, "key": r.key,
+                         "source": r.source, "sup": r.superseded_by, "importance": r.importance,
+                         "created": r.created_at, "vec": vectors[i]}
+                        for i, r in enumerate(made)
+                    ])
+            except UniqueViolation as exc:
+                raise WriteConflict(f"another writer stored a current value for the same key or text in {scope} "
+                                    "meanwhile; nothing was written, write again") from exc
+            conn.execute(self.q(SQL_SET_NEXT_SEQ), {**mine, "n": seq})
+        return made
+
+    def touch(self, scope: Scope, record_ids: Sequence[str], when: float) -> None:
+        with self._unit(scope) as conn:
+            conn.execute(self.q(SQL_TOUCH), {"t": scope.tenant_id, "u": scope.user_id, "when": when,
+                                             "ids": list(record_ids)})
+
+    def forget(self, scope: Scope, record_id: str, *, tombstone: bool) -> MemoryRecord | None:
+        params = {"t": scope.tenant_id, "u": scope.user_id, "id": record_id}
+        with self._unit(scope) as conn:
+            row = conn.execute(self.q(SQL_LOCK_RECORD), params).fetchone()
+            if row is None:
+                return None
+            conn.execute(self.q(SQL_TOMBSTONE if tombstone else SQL_DELETE), params)
+        return self._record(scope, row)
+
+    def delete_user(self, scope: Scope) -> int:
+        params = {"t": scope.tenant_id, "u": scope.user_id}
+        with self._unit(scope) as conn:
+            count = conn.execute(self.q(SQL_DELETE_USER), params).rowcount
+            conn.execute(self.q(SQL_DELETE_SCOPE), params)
+            conn.execute(self.q(SQL_COUNT_ERASURE))
+        return count
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _cosine(vector: Any, q: np.ndarray) -> float:
+    """float64 cosine summed row by row, exactly as the in-memory partition computes it."""
+    array = vector.to_numpy() if hasattr(vector, "to_numpy") else np.asarray(vector, dtype=np.float32)
+    return float((array.astype(np.float64) * q).sum())
+
+
+def _settle(scope: Scope, store: PostgresStore, rows: Sequence[Any], q: np.ndarray, k: int) -> list[tuple[MemoryRecord, float]]:
+    """Rank the candidate rows exactly: best float64 cosine first, ties to the newer record; keep k."""
+    q64 = q.astype(np.float64)
+    scored = [(store._record(scope, row), _cosine(row[11], q64)) for row in rows]
+    scored.sort(key=lambda pair: (-pair[1], -pair[0].seq))
+    return scored[:k]

@@ -1,0 +1,189 @@
+"""PostgreSQL schema for long-term memory: roles, append-only migrations and an idempotent setup.
+
+Setup runs as an administrator (the DSN of `primer_memory.postgres.local_server()`
+or your own): it creates the extension, the two roles, the schema, applies the
+append-only MIGRATIONS and records the version. It is idempotent and serialised
+by an advisory lock, so many processes may call it at once. Every table that
+holds memory content has row-level security ENABLEd and FORCEd.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .pg_pool import APP_ROLE
+
+__all__ = ["MIGRATIONS", "OWNER_ROLE", "SCHEMA_VERSION", "PostgresSetupError", "check_schema", "drop_schema", "setup",
+           "table_names"]
+
+OWNER_ROLE = "primer_owner"
+"""Owns the schema and tables (NOLOGIN); FORCE ROW LEVEL SECURITY binds even it."""
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+_LOCK_KEY = 0x504D454D  # "PMEM": one advisory lock serialises every setup() on the server
+
+# A row is visible, insertable and updatable only inside the scope set for this transaction.
+_POLICY = (
+    "tenant_id = current_setting('app.tenant_id', true) AND user_id = current_setting('app.user_id', true)"
+)
+
+# Append-only: never edit an applied step; add a new one. {s} is the schema, {dim} the vector size.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # version 1
+        "CREATE TABLE {s}.meta (name text PRIMARY KEY, value text NOT NULL)",
+        "CREATE SEQUENCE {s}.erasures START 1",
+        "CREATE TABLE {s}.scopes (tenant_id text NOT NULL, user_id text NOT NULL, next_seq bigint NOT NULL,"
+        " generation bigint NOT NULL, PRIMARY KEY (tenant_id, user_id))",
+        "CREATE TABLE {s}.records (tenant_id text NOT NULL, user_id text NOT NULL, seq bigint NOT NULL,"
+        " id text NOT NULL,"
+        " kind text NOT NULL CHECK (kind IN ('episodic', 'semantic', 'procedural')),"
+        " content text NOT NULL, key text, source text NOT NULL, superseded_by text,"
+        " importance smallint NOT NULL, created_at double precision NOT NULL,"
+        " last_access double precision NOT NULL, forgotten boolean NOT NULL DEFAULT false, embedding vector({dim}),"
+        " PRIMARY KEY (tenant_id, user_id, seq), UNIQUE (tenant_id, user_id, id),"
+        " CHECK (forgotten OR embedding IS NOT NULL))",
+        # A row keeps its 2 KB vector and its text in the heap page (3 rows a page), not in a TOAST side table.
+        "ALTER TABLE {s}.records ALTER COLUMN embedding SET STORAGE PLAIN",
+        "ALTER TABLE {s}.records SET (toast_tuple_target = 8160)",
+        "CREATE INDEX records_embedding_hnsw ON {s}.records USING hnsw (embedding vector_cosine_ops)",
+        "ALTER TABLE {s}.scopes ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE {s}.scopes FORCE ROW LEVEL SECURITY",
+        "ALTER TABLE {s}.records ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE {s}.records FORCE ROW LEVEL SECURITY",
+        f"CREATE POLICY scope_only ON {{s}}.scopes USING ({_POLICY}) WITH CHECK ({_POLICY})",
+        f"CREATE POLICY scope_only ON {{s}}.records USING ({_POLICY}) WITH CHECK ({_POLICY})",
+    ),
+    (  # version 2: two application servers writing at once cannot leave two current values of one key,
+        # or two current copies of one memory (the memory logic's checks run before the write's transaction)
+        "CREATE UNIQUE INDEX records_one_current_key ON {s}.records (tenant_id, user_id, key)"
+        " WHERE key IS NOT NULL AND superseded_by IS NULL AND NOT forgotten",
+        "CREATE UNIQUE INDEX records_one_current_text ON {s}.records (tenant_id, user_id, kind, coalesce(key, ''),"
+        " md5(content)) WHERE superseded_by IS NULL AND NOT forgotten",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_CONTENT_TABLES = ("scopes", "records")
+"""Tables holding memory content (or whose rows name a user): RLS on each."""
+
+
+class PostgresSetupError(RuntimeError):
+    """The server cannot host the store: no pgvector, a foreign schema, a newer version, another embedder."""
+
+
+def check_schema(name: str) -> str:
+    if not isinstance(name, str) or not _SCHEMA_NAME.match(name):
+        raise ValueError(f"schema must be a lower-case SQL name (letters, digits, _; at most 63), got {name!r}")
+    return name
+
+
+def _ddl(statement: str, schema: str, dim: int) -> Any:
+    """A migration step with the schema quoted as an identifier and the dimension as a checked int."""
+    from psycopg import sql
+
+    return sql.SQL(statement.replace("{dim}", str(int(dim)))).format(s=sql.Identifier(schema))
+
+
+def _ensure_role(cur: Any, role: str, login: bool, password: str | None) -> None:
+    """Create the role if missing; refuse one that exists with powers that would defeat RLS (never alter those)."""
+    from psycopg import sql
+
+    row = cur.execute("SELECT rolsuper, rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if row is None:  # new roles are NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE by default
+        cur.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
+    elif row[0] or row[1]:
+        raise PostgresSetupError(f"role {role} exists and is a superuser or BYPASSRLS: row-level security would not "
+                                 "bind it. Drop it, or pass other role names to setup()")
+    elif row[2] != login:
+        cur.execute(sql.SQL("ALTER ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
+    if password is not None:  # ALTER ROLE takes no bind parameters; Literal quotes it safely
+        cur.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password)))
+
+
+def setup(
+    admin_dsn: str,
+    *,
+    schema: str = "primer_memory",
+    dim: int,
+    embedder_name: str,
+    app_role: str = APP_ROLE,
+    owner_role: str = OWNER_ROLE,
+    app_password: str | None = None,
+) -> int:
+    """Create (or bring up to date) the store in `schema`; return the schema version. Idempotent."""
+    import psycopg
+    from psycopg import sql
+
+    schema = check_schema(schema)
+    ident = sql.Identifier
+    try:
+        conn = psycopg.connect(admin_dsn, autocommit=True)
+    except psycopg.OperationalError as exc:
+        raise PostgresSetupError(f"cannot connect to PostgreSQL as administrator: {exc}") from exc
+    with conn, conn.transaction():
+        cur = conn.cursor()
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        try:
+            cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise PostgresSetupError(
+                f"the server has no pgvector extension ({exc}); install pgvector on it, or unset PRIMER_PG_DSN "
+                "to use the embedded server"
+            ) from exc
+        _ensure_role(cur, owner_role, login=False, password=None)
+        _ensure_role(cur, app_role, login=True, password=app_password)
+        if not cur.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+            cur.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(ident(owner_role)))  # a managed admin: SET ROLE
+        cur.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {} AUTHORIZATION {}").format(ident(schema), ident(owner_role)))
+        owner = cur.execute("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
+        if owner is None or owner[0] != owner_role:
+            raise PostgresSetupError(f"schema {schema!r} exists and is owned by {owner[0] if owner else '?'}, "
+                                     f"not {owner_role}; pick another schema name")
+        cur.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {}.schema_version (version int NOT NULL)").format(ident(schema)))
+        cur.execute(sql.SQL("ALTER TABLE {}.schema_version OWNER TO {}").format(ident(schema), ident(owner_role)))
+        row = cur.execute(sql.SQL("SELECT max(version) FROM {}.schema_version").format(ident(schema))).fetchone()
+        version = row[0] or 0
+        if version > len(MIGRATIONS):
+            raise PostgresSetupError(f"schema {schema!r} is at version {version}; this library knows "
+                                     f"{len(MIGRATIONS)}: upgrade primer-memory")
+        cur.execute(sql.SQL("SET LOCAL ROLE {}").format(ident(owner_role)))  # the owner creates: it owns them
+        for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+            for statement in step:
+                cur.execute(_ddl(statement, schema, dim))
+            cur.execute(sql.SQL("INSERT INTO {}.schema_version (version) VALUES (%s)").format(ident(schema)), (number,))
+        if version == 0:
+            cur.execute(
+                sql.SQL("INSERT INTO {}.meta (name, value) VALUES ('embedder', %s), ('dim', %s)").format(ident(schema)),
+                (embedder_name, str(dim)),
+            )
+        cur.execute("RESET ROLE")
+        meta = dict(cur.execute(sql.SQL("SELECT name, value FROM {}.meta").format(ident(schema))).fetchall())
+        if meta.get("embedder") != embedder_name or meta.get("dim") != str(dim):
+            raise PostgresSetupError(
+                f"schema {schema!r} holds vectors from embedder {meta.get('embedder')!r}; this store uses "
+                f"{embedder_name!r}. Vectors from two embedders cannot be compared: use another schema."
+            )
+        cur.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(ident(schema), ident(app_role)))
+        cur.execute(sql.SQL("GRANT SELECT ON {}.meta, {}.schema_version TO {}").format(
+            ident(schema), ident(schema), ident(app_role)))
+        cur.execute(sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {}.erasures TO {}").format(ident(schema), ident(app_role)))
+        for table in _CONTENT_TABLES:
+            cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
+                ident(schema), ident(table), ident(app_role)))
+    return SCHEMA_VERSION
+
+
+def drop_schema(admin_dsn: str, schema: str) -> None:
+    """Remove a store's schema and everything in it (tests and the notebook's clean-up)."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(check_schema(schema))))
+
+
+def table_names() -> Sequence[str]:
+    """The tables that hold memory content, each with row-level security enabled and forced."""
+    return _CONTENT_TABLES

@@ -1,0 +1,138 @@
+"""Driving a worker process from another: read its output line by line, with bounded waits and a sure kill.
+
+Tests, the crash simulator and the worker panel start `python -m primer_memory.lessons.reconcile_worker ...`
+through `WorkerProcess`, wait for named lines, send it instructions and SIGKILL it.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import TextIO
+
+__all__ = ["WorkerError", "WorkerProcess"]
+
+
+class WorkerError(RuntimeError):
+    """The worker did not print what was expected in time, or exited first; the message holds its output."""
+
+
+class WorkerProcess:
+    """A worker subprocess whose output is read line by line, with bounded waits and a sure kill.
+
+    Use it as a context manager: on exit the process is killed if still alive,
+    so a failing test leaves nothing behind.
+    """
+
+    def __init__(self, *args: str):
+        src = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env["PYTHONUNBUFFERED"] = "1"
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "primer_memory.lessons.reconcile_worker", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, bufsize=1, env=env,
+        )
+        self.lines: list[str] = []
+        self.errors: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, args=(self._proc.stdout, self._queue), daemon=True).start()
+        threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
+
+    @staticmethod
+    def _pump(stream: TextIO, lines: queue.Queue[str | None]) -> None:
+        for line in stream:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    def _drain(self, stream: TextIO) -> None:
+        for line in stream:
+            self.errors.append(line.rstrip("\n"))
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.poll()
+
+    def _explain(self, wanted: str) -> str:
+        said = "\n  ".join(self.lines) or "(nothing)"
+        err = "\n  ".join(self.errors[-15:]) or "(nothing)"
+        return f"worker did not print {wanted}; it printed:\n  {said}\nstderr:\n  {err}"
+
+    def wait_for(self, *prefixes: str, timeout: float = 60.0) -> str:
+        """Read output until a line starts with one of `prefixes`; return that line."""
+        while True:
+            try:
+                line = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                raise WorkerError(self._explain(f"{' or '.join(prefixes)} within {timeout:g} s")) from None
+            if line is None:
+                self._queue.put(None)  # keep the end marker for later calls
+                self._proc.wait()
+                raise WorkerError(self._explain(f"{' or '.join(prefixes)} before exiting with "
+                                                f"code {self._proc.returncode}"))
+            self.lines.append(line)
+            if line.startswith(prefixes):
+                return line
+
+    def send(self, line: str) -> None:
+        """Write one instruction line to the worker's stdin (continue, pause POINT, go)."""
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(line + "\n")
+        self._proc.stdin.flush()
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no atexit, no rollback in the process -- what a crash looks like."""
+        if self.alive:
+            if hasattr(signal, "SIGKILL"):
+                os.kill(self._proc.pid, signal.SIGKILL)
+            else:  # pragma: no cover - Windows has no SIGKILL; TerminateProcess is as abrupt
+                self._proc.kill()
+        self._proc.wait()
+        self._close_pipes()
+
+    def finish(self, timeout: float = 60.0) -> int:
+        """Let the worker run to its end; return its exit code (it is killed if it overruns)."""
+        try:
+            self._proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise WorkerError(self._explain(f"its last line within {timeout:g} s")) from None
+        while True:  # collect what it printed before exiting
+            line = self._queue.get(timeout=timeout)
+            if line is None:
+                self._queue.put(None)
+                break
+            self.lines.append(line)
+        self._close_pipes()
+        return self._proc.returncode
+
+    def _close_pipes(self) -> None:
+        if self._proc.stdin is not None and not self._proc.stdin.closed:
+            try:
+                self._proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
+    def __enter__(self) -> WorkerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    def __del__(self) -> None:  # a forgotten worker is still killed, never left running
+        try:
+            if self._proc.poll() is None:
+                self._proc.kill()
+                self._proc.wait()
+        except Exception:
+            pass

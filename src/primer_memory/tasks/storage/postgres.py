@@ -1,0 +1,243 @@
+"""Task state on PostgreSQL: the same rows as the SQLite file, for many workers on many machines.
+
+psycopg 3 is imported lazily. One connection per store (so one per worker process), in
+autocommit mode, with every write inside `with conn.transaction():`. A write locks the
+task's row first (`SELECT ... FOR UPDATE`), which serialises updates to one task while
+other tasks move in parallel; `next_claimable` locks with `FOR UPDATE SKIP LOCKED`, so
+workers racing over one task list skip each other's tasks instead of waiting or
+colliding. Tables are named `task_*` inside the schema you choose (default `public`).
+Lease times come from the server's clock, so workers on different machines agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from ..rules import StoreDamaged, TaskFileError
+from . import EventRow, StepRow
+
+__all__ = ["PostgresTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
+
+SCHEMA_VERSION = 1
+TABLES = ("task_tasks", "task_steps", "task_events", "task_schema")
+_INSTALL_HINT = "install the PostgreSQL extra: pip install -e '.[postgres]'"
+
+# MIGRATIONS[v] takes a schema from version v to v + 1 (append only). {s} is the quoted schema name.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE {s}.task_tasks (task_id TEXT PRIMARY KEY, goal TEXT NOT NULL)",
+        """CREATE TABLE {s}.task_steps (
+            task_id       TEXT NOT NULL REFERENCES {s}.task_tasks(task_id),
+            position      INTEGER NOT NULL,
+            name          TEXT NOT NULL,
+            status        TEXT NOT NULL DEFAULT 'pending'
+                          CHECK (status IN ('pending', 'running', 'done', 'failed')),
+            output        TEXT,
+            output_kind   TEXT CHECK (output_kind IN ('text', 'json')),
+            validator     TEXT,
+            attempts      INTEGER NOT NULL DEFAULT 0,
+            lease_owner   TEXT,
+            lease_expires DOUBLE PRECISION,
+            PRIMARY KEY (task_id, position),
+            UNIQUE (task_id, name))""",
+        """CREATE TABLE {s}.task_events (
+            task_id     TEXT NOT NULL REFERENCES {s}.task_tasks(task_id),
+            seq         INTEGER NOT NULL,
+            step        TEXT,
+            status      TEXT,
+            output      TEXT,
+            output_kind TEXT,
+            accepted    BOOLEAN NOT NULL,
+            reason      TEXT NOT NULL,
+            proposal    TEXT NOT NULL,
+            worker      TEXT,
+            PRIMARY KEY (task_id, seq))""",
+    ),
+)
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+class PostgresTasks:
+    """The PostgreSQL backend: one autocommit connection; transactions opened by `transaction()` only."""
+
+    def __init__(self, dsn: str, *, schema: str = "public", clock: Callable[[], float] | None = None):
+        if not isinstance(schema, str) or not _SCHEMA_NAME.match(schema):
+            raise TaskFileError(f"schema must be a plain lower-case name (letters, digits, _), got {schema!r}")
+        try:
+            import psycopg
+            from psycopg import sql
+        except ImportError as exc:  # pragma: no cover - the extra is installed in the project's environment
+            raise TaskFileError(f"the PostgreSQL driver is not installed; {_INSTALL_HINT}") from exc
+        try:
+            self._conn = psycopg.connect(dsn, autocommit=True)
+        except psycopg.Error as error:  # the DSN may hold a password: never echo it
+            raise TaskFileError(f"cannot connect to PostgreSQL with the DSN given ({type(error).__name__}); "
+                                "check the server, the user and the database name") from None
+        self.schema = schema
+        quoted = sql.Identifier(schema).as_string(self._conn)
+        self._sql = {name: text.replace("{s}", quoted) for name, text in _STATEMENTS.items()}
+        self._clock = clock
+        try:
+            self._setup(quoted)
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _setup(self, quoted: str) -> None:
+        """Create or upgrade the tables once, even when many workers start at the same moment."""
+        with self._conn.transaction():
+            self._conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"primer-memory tasks {self.schema}",))
+            self._conn.execute(f"CREATE SCHEMA IF NOT EXISTS {quoted}")
+            self._conn.execute(f"CREATE TABLE IF NOT EXISTS {quoted}.task_schema (version INTEGER NOT NULL)")
+            row = self._conn.execute(f"SELECT version FROM {quoted}.task_schema").fetchone()
+            version = 0 if row is None else row[0]
+            if version > SCHEMA_VERSION:
+                raise TaskFileError(f"schema {self.schema!r} holds task tables of version {version}; this code "
+                                    f"reads version {SCHEMA_VERSION} or older")
+            for statements in MIGRATIONS[version:]:
+                for statement in statements:
+                    self._conn.execute(statement.replace("{s}", quoted))
+            if row is None:
+                self._conn.execute(f"INSERT INTO {quoted}.task_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+            elif version < SCHEMA_VERSION:
+                self._conn.execute(f"UPDATE {quoted}.task_schema SET version = %s", (SCHEMA_VERSION,))
+
+    # ----------------------------------------------------------------- the protocol
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def tables(self) -> tuple[str, ...]:
+        return tuple(f"{self.schema}.{t}" for t in TABLES)
+
+    def integrity_check(self) -> str:
+        """PostgreSQL checks its own pages (checksums, WAL); here: 'ok' when every task table answers."""
+        for name in ("task_tasks", "task_steps", "task_events"):
+            self._conn.execute(self._sql["count"].replace("{t}", name)).fetchone()
+        return "ok"
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        """One transaction: committed when the block ends, rolled back by psycopg on any error."""
+        with self._damage_named(), self._conn.transaction():
+            yield _Tx(self._conn, self._sql, self._clock, locking=True)
+
+    @contextmanager
+    def reading(self) -> Iterator[_Tx]:
+        with self._damage_named():
+            yield _Tx(self._conn, self._sql, self._clock, locking=False)
+
+    @contextmanager
+    def _damage_named(self) -> Iterator[None]:
+        """A row that cannot be decoded (an output edited by hand) is reported with the schema it lives in."""
+        try:
+            yield
+        except StoreDamaged as damaged:
+            where = f"the task tables in schema {self.schema!r}"
+            if str(damaged).startswith(where):
+                raise
+            raise StoreDamaged(f"{where} are damaged: {damaged}") from None
+
+
+_STATEMENTS = {
+    "now": "SELECT extract(epoch FROM clock_timestamp())::float8",
+    "count": "SELECT COUNT(*) FROM {s}.{t}",
+    "goal": "SELECT goal FROM {s}.task_tasks WHERE task_id = %s",
+    "goal_lock": "SELECT goal FROM {s}.task_tasks WHERE task_id = %s FOR UPDATE",
+    "claimable": """SELECT t.task_id FROM {s}.task_tasks t
+        WHERE (%(wanted)s::text[] IS NULL OR t.task_id = ANY(%(wanted)s::text[]))
+          AND NOT (t.task_id = ANY(%(skip)s::text[]))
+          AND EXISTS (SELECT 1 FROM {s}.task_steps c
+                      WHERE c.task_id = t.task_id AND c.status <> 'done'
+                        AND c.position = (SELECT MIN(p.position) FROM {s}.task_steps p
+                                          WHERE p.task_id = t.task_id AND p.status <> 'done')
+                        AND (c.lease_owner IS NULL OR c.lease_expires <= %(now)s))
+        ORDER BY t.task_id LIMIT 1
+        FOR UPDATE OF t SKIP LOCKED""",
+    "insert_task": "INSERT INTO {s}.task_tasks (task_id, goal) VALUES (%s, %s)",
+    "insert_step": "INSERT INTO {s}.task_steps (task_id, position, name, validator) VALUES (%s, %s, %s, %s)",
+    "steps": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires "
+             "FROM {s}.task_steps WHERE task_id = %s ORDER BY position",
+    "step_named": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, "
+                  "lease_expires FROM {s}.task_steps WHERE task_id = %s AND name = %s",
+    "current": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires "
+               "FROM {s}.task_steps WHERE task_id = %s AND status <> 'done' ORDER BY position LIMIT 1",
+    "update_step": "UPDATE {s}.task_steps SET status = %s, output = %s, output_kind = %s, attempts = attempts + %s, "
+                   "lease_owner = %s, lease_expires = %s WHERE task_id = %s AND position = %s AND status = %s",
+    "set_lease": "UPDATE {s}.task_steps SET lease_owner = %s, lease_expires = %s WHERE task_id = %s AND position = %s",
+    "next_seq": "SELECT COALESCE(MAX(seq), 0) + 1 FROM {s}.task_events WHERE task_id = %s",
+    "add_event": "INSERT INTO {s}.task_events (task_id, seq, step, status, output, output_kind, accepted, reason, "
+                 "proposal, worker) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+    "task_ids": "SELECT task_id FROM {s}.task_tasks ORDER BY task_id",
+    "refused_count": "SELECT COUNT(*) FROM {s}.task_events WHERE task_id = %s AND NOT accepted",
+    "events": "SELECT seq, step, status, output, output_kind, accepted, reason, proposal, worker "
+              "FROM {s}.task_events WHERE task_id = %s ORDER BY seq",
+}
+
+
+class _Tx:
+    """Rows in and out of the server; every statement is a constant with server-side parameters."""
+
+    def __init__(self, conn: Any, sql: dict[str, str], clock: Callable[[], float] | None, *, locking: bool):
+        self._conn, self._sql, self._clock, self._locking = conn, sql, clock, locking
+
+    def _one(self, name: str, params: Any) -> Any:
+        return self._conn.execute(self._sql[name], params).fetchone()
+
+    def now(self) -> float:
+        return self._clock() if self._clock is not None else float(self._one("now", ())[0])
+
+    def lock_task(self, task_id: str) -> str | None:
+        row = self._one("goal_lock" if self._locking else "goal", (task_id,))
+        return None if row is None else row[0]
+
+    def next_claimable(self, now: float, task_ids: Sequence[str] | None, skip: Sequence[str]) -> str | None:
+        row = self._one("claimable", {"wanted": None if task_ids is None else list(task_ids),
+                                      "skip": list(skip), "now": now})
+        return None if row is None else row[0]
+
+    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]]) -> None:
+        self._conn.execute(self._sql["insert_task"], (task_id, goal))
+        with self._conn.cursor() as cursor:
+            cursor.executemany(self._sql["insert_step"], [(task_id, p, n, v) for p, n, v in rows])
+
+    def steps(self, task_id: str) -> list[StepRow]:
+        return [tuple(r) for r in self._conn.execute(self._sql["steps"], (task_id,)).fetchall()]  # type: ignore[misc]
+
+    def step_named(self, task_id: str, name: str) -> StepRow | None:
+        row = self._one("step_named", (task_id, name))
+        return None if row is None else tuple(row)  # type: ignore[return-value]
+
+    def current(self, task_id: str) -> StepRow | None:
+        row = self._one("current", (task_id,))
+        return None if row is None else tuple(row)  # type: ignore[return-value]
+
+    def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
+                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
+        cursor = self._conn.execute(self._sql["update_step"], (status, output, kind, add_attempt, owner, expires,
+                                                               task_id, position, expect))
+        return int(cursor.rowcount)
+
+    def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
+        return int(self._conn.execute(self._sql["set_lease"], (owner, expires, task_id, position)).rowcount)
+
+    def add_event(self, task_id: str, step: str | None, status: str | None, output: str | None,
+                  kind: str | None, accepted: bool, reason: str, proposal: str, worker: str | None) -> int:
+        seq = int(self._one("next_seq", (task_id,))[0])  # the task's row lock serialises this per task
+        self._conn.execute(self._sql["add_event"], (task_id, seq, step, status, output, kind, accepted, reason,
+                                                    proposal, worker))
+        return seq
+
+    def refused_count(self, task_id: str) -> int:
+        return int(self._one("refused_count", (task_id,))[0])
+
+    def task_ids(self) -> list[str]:
+        return [r[0] for r in self._conn.execute(self._sql["task_ids"]).fetchall()]
+
+    def events(self, task_id: str) -> list[EventRow]:
+        return [tuple(r) for r in self._conn.execute(self._sql["events"], (task_id,)).fetchall()]  # type: ignore[misc]

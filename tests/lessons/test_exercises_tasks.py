@@ -1,0 +1,86 @@
+"""Notebook 4's exercises: every solution passes, every stub is 'not attempted', wrong answers get feedback,
+and nothing a learner passes makes a checker raise."""
+
+from __future__ import annotations
+
+import pytest
+
+from primer_memory.lessons.exercises import grade, exercise, is_stub, show_solution
+from primer_memory.lessons.exercises import tasks as t4
+
+IDS = ("4.1", "4.2", "4.3")
+
+
+def explode(*_args: object) -> object:
+    raise RuntimeError("a learner's bug")
+
+
+def text(output: object) -> object:  # a learner's function named like a built-in check
+    return "junk"
+
+
+def count(output: object) -> object:
+    raise ValueError("oops")
+
+
+def stub_check(output):  # type: ignore[no-untyped-def]
+    ...
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_each_solution_passes_its_checker(exercise_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ex = exercise(exercise_id)
+    assert grade(exercise_id, ex.solution) is True, capsys.readouterr().out
+    assert "not attempted" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_each_stub_is_not_attempted(exercise_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ex = exercise(exercise_id)
+    assert grade(exercise_id, ex.stub) is False
+    out = capsys.readouterr().out
+    assert "not attempted yet" in out and f"Hint 1: {ex.hints[0]}" in out
+
+
+def test_a_function_stub_is_not_attempted(capsys: pytest.CaptureFixture[str]) -> None:
+    assert is_stub(stub_check)
+    assert grade("4.2", stub_check) is False and "not attempted yet" in capsys.readouterr().out
+
+
+GARBAGE = [None, "nope", 42, ["a", "list"], {"nowhere": "match"}, explode, text, count, "{not json",
+           {"step": "match"}, {"before:match": 3}, lambda output: None]
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+@pytest.mark.parametrize("answer", GARBAGE, ids=lambda a: getattr(a, "__name__", repr(a))[:20])
+def test_garbage_never_raises_and_is_never_right(exercise_id: str, answer: object,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert grade(exercise_id, answer) is False
+    assert capsys.readouterr().out.strip()
+
+
+def test_wrong_answers_say_what_to_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    grade("4.1", {"step": "fetch_payments", "status": "done", "output": "3 payments"})
+    assert "already done" in capsys.readouterr().out
+    grade("4.1", {"step": "match", "status": "running"})
+    assert "Not yet: the step is running" in capsys.readouterr().out
+    def accepts_all(output: object) -> bool:
+        return True
+
+    grade("4.2", accepts_all)
+    assert "accepted '', which does not say what matched" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_resume_prediction_with_real_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert grade("4.3", {"before:fetch_payments": "fetch_payments", "running:match": "fetch_invoices"}) is False
+    out = capsys.readouterr().out
+    assert "right  killed before:fetch_payments    -> resumes at fetch_payments" in out
+    assert "wrong  killed running:match            -> resumes at match (running), you said 'fetch_invoices'" in out
+    assert "1 of 2 right" in out
+
+
+def test_solutions_are_shown_only_on_request(capsys: pytest.CaptureFixture[str]) -> None:
+    show_solution("4.2")
+    out = capsys.readouterr().out
+    assert "def says_matched(output" in out and t4.says_matched("all matched") is None
