@@ -254,8 +254,9 @@ def characters(text: str) -> frozenset[str]:
 def positions(text: str, words: tuple[str, ...]) -> list[int]:
     """Sorted start positions of any of `words` in lowered(text).
 
-    A short text is read once for every detector's words together (see _Vocabulary). A long one is searched word by word with
-    str.find, which skips through a megabyte far faster than a regex of a hundred alternatives; words
+    A short text is read once for every detector's words together (see _Vocabulary). A long one is
+    searched word by word with str.find, which skips through a megabyte far faster than a regex of a
+    hundred alternatives; words
     with a character the text lacks are skipped without a search (140 password words in twenty scripts
     cost one pass for the character set instead of 140 passes over the text).
     """
