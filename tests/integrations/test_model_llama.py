@@ -24,8 +24,8 @@ from primer_memory.long_term.records import InvalidMemory
 if not os.environ.get("CI"):
     pytest.importorskip("xllamacpp", reason="the real model is optional: `make model` installs it")
 
-from primer_memory.integrations.llama import (LlamaModel, ModelFileError, ModelNotInstalled,  # noqa: E402
-                                              find_model_path)
+from primer_memory.integrations.llama import (LlamaModel, ModelCallError, ModelFileError,  # noqa: E402
+                                              ModelNotInstalled, find_model_path)
 
 ALICE = Scope("acme", "alice")
 QUESTION = "When does Alice's fiscal year start?"
@@ -111,11 +111,29 @@ def test_a_proposal_cut_off_by_the_token_limit_is_refused_by_name(model: LlamaMo
 
 def test_the_real_model_as_a_rolling_summarizer_keeps_the_budget(model: LlamaModel) -> None:
     summarizer = ModelSummarizer(model)
-    memory = ShortTermMemory(110, keep_last=4, summarize=summarizer)
-    memory.extend(invoice_chat(6))
+    memory = ShortTermMemory(90, keep_last=4, summarize=summarizer)  # the first exchange is folded
+    memory.extend(invoice_chat(3))
     summary, messages = memory.context()
-    assert memory.sent_tokens() <= 110 and len(messages) == 4
+    assert memory.sent_tokens() <= 90 and len(messages) == 4
     assert summarizer.calls == 1 and summary.startswith("Earlier in this conversation: ")
+
+
+def test_the_loopback_port_answers_nobody_else_and_closes_with_the_model() -> None:
+    import urllib.error
+    import urllib.request
+
+    model = LlamaModel(max_tokens=4)
+    address = model.loopback_address
+    assert address is not None and address.startswith("http://127.0.0.1:")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{address}/v1/models", timeout=5)
+    assert refused.value.code == 401
+    model.close()
+    assert model.loopback_address is None
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{address}/health", timeout=5)
+    with pytest.raises(ModelCallError, match="closed"):
+        model.answer("Still there?")
 
 
 def test_missing_pieces_get_named_errors_with_the_install_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

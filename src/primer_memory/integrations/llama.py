@@ -175,6 +175,11 @@ class LlamaModel:
                messages: Sequence[Message] = ()) -> str:
         return self.complete(answer_prompt(question, recalled=recalled, summary=summary, messages=messages)).text
 
+    @property
+    def loopback_address(self) -> str | None:
+        """Where llama.cpp's server listens while the model is open (it answers only with this object's key)."""
+        return None if self._server is None else str(self._server.listening_address)
+
     def close(self) -> None:
         """Free the model and its loopback port (the server's destructor stops it)."""
         self._server = None
