@@ -9,10 +9,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from primer_memory import LongTermMemory, Scope, ShortTermMemory, StandInModelSummarizer
-from primer_memory.integrations.model import (Model, ModelSummarizer, StandInModel, answer_prompt, proposal_prompt,
-                                              summary_prompt)
-from primer_memory.integrations.proposals import (MODEL_SOURCE, ProposalError, ProposalNotJSON, ProposalShapeError,
-                                                  keep_proposals, parse_proposals)
+from primer_memory.integrations.model import (
+    Model,
+    ModelSummarizer,
+    StandInModel,
+    answer_prompt,
+    proposal_prompt,
+    summary_prompt,
+)
+from primer_memory.integrations.proposals import (
+    MODEL_SOURCE,
+    ProposalError,
+    ProposalNotJSON,
+    ProposalShapeError,
+    keep_proposals,
+    parse_proposals,
+)
 from primer_memory.lessons.examples import tool_chat
 from primer_memory.long_term.records import InvalidMemory
 

@@ -24,8 +24,13 @@ from primer_memory.long_term.records import InvalidMemory
 if not os.environ.get("CI"):
     pytest.importorskip("xllamacpp", reason="the real model is optional: `make model` installs it")
 
-from primer_memory.integrations.llama import (LlamaModel, ModelCallError, ModelFileError,  # noqa: E402
-                                              ModelNotInstalled, find_model_path)
+from primer_memory.integrations.llama import (
+    LlamaModel,
+    ModelCallError,
+    ModelFileError,
+    ModelNotInstalled,
+    find_model_path,
+)
 
 ALICE = Scope("acme", "alice")
 QUESTION = "When does Alice's fiscal year start?"
@@ -71,7 +76,7 @@ _OFFLINE = textwrap.dedent("""
 def _no_network_prefix() -> list[str]:
     """`unshare -rn` (a network namespace with no way out) where the kernel allows it; else the audit hook alone."""
     try:
-        works = subprocess.run(["unshare", "-rn", "true"], capture_output=True, timeout=10).returncode == 0
+        works = subprocess.run(["unshare", "-rn", "true"], capture_output=True, timeout=10, check=False).returncode == 0
     except (OSError, subprocess.SubprocessError):
         works = False
     return ["unshare", "-rn"] if works else []
@@ -82,7 +87,7 @@ def test_the_model_runs_offline_and_another_process_gets_the_same_text(model: Ll
 
     env = {**os.environ, "PYTHONPATH": str(Path(primer_memory.__file__).resolve().parents[1])}  # this package
     run = subprocess.run([*_no_network_prefix(), sys.executable, "-c", _OFFLINE, QUESTION, FISCAL],
-                         capture_output=True, text=True, timeout=300, env=env)
+                         capture_output=True, text=True, timeout=300, env=env, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout == model.answer(QUESTION, recalled=[FISCAL])
 

@@ -51,15 +51,14 @@ def find_model_path() -> Path:
     if chosen:
         return _checked_gguf(Path(chosen).expanduser(), f"{MODEL_PATH_VARIABLE}={chosen!r}")
     try:
-        files = importlib.metadata.distribution(MODEL_DISTRIBUTION).files or []
+        wheel = importlib.metadata.distribution(MODEL_DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError:
         raise ModelNotInstalled(f"no model file: the {MODEL_DISTRIBUTION} wheel is not installed; {INSTALL_HINT}, "
                                 f"or set {MODEL_PATH_VARIABLE} to a GGUF file you have") from None
-    gguf = sorted(f for f in files if str(f).endswith(".gguf"))
+    gguf = sorted(str(f) for f in wheel.files or [] if str(f).endswith(".gguf"))
     if not gguf:
-        raise ModelFileError(f"the {MODEL_DISTRIBUTION} wheel lists no .gguf file; reinstall it with {INSTALL_HINT}")
-    located = importlib.metadata.distribution(MODEL_DISTRIBUTION).locate_file(gguf[0])
-    return _checked_gguf(Path(str(located)), f"the {MODEL_DISTRIBUTION} wheel")
+        raise ModelFileError(f"the {MODEL_DISTRIBUTION} wheel lists no .gguf file; to reinstall it, {INSTALL_HINT}")
+    return _checked_gguf(Path(str(wheel.locate_file(gguf[0]))), f"the {MODEL_DISTRIBUTION} wheel")
 
 
 def _checked_gguf(path: Path, where: str) -> Path:
@@ -158,7 +157,7 @@ class LlamaModel:
         self.last = Completion(choice["message"].get("content") or "", str(choice.get("finish_reason")),
                                int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
                                float(timings.get("prompt_ms", 0.0)), float(timings.get("predicted_ms", 0.0)),
-                               seconds, [dict(m) for m in prompt])  # type: ignore[misc]
+                               seconds, [dict(m) for m in prompt])
         return self.last
 
     # the Model protocol
