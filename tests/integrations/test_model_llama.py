@@ -55,6 +55,12 @@ def test_greedy_decoding_gives_the_same_text_twice(model: LlamaModel) -> None:
     first = model.answer(QUESTION, recalled=[FISCAL])
     assert model.last is not None and model.last.completion_tokens > 0 and model.last.prompt_tokens > 0
     assert first.strip() and model.answer(QUESTION, recalled=[FISCAL]) == first
+    assert json.dumps(FISCAL) in model.last.prompt[0]["content"]  # the memory went in through the renderer, quoted
+
+
+def test_a_prompt_longer_than_the_context_is_a_named_error_not_a_crash(model: LlamaModel) -> None:
+    with pytest.raises(ModelCallError, match="exceeds the available context size"):
+        model.answer("word " * 3000)
 
 
 _OFFLINE = textwrap.dedent("""
