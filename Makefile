@@ -19,9 +19,10 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/01_short_term_memory.ipynb
 
-## test: set up and run every test: unit and property tests, the notebooks through nbval, the browser test
+## test: set up and run every test: unit and property tests, the notebooks through nbval, the browser test,
+##       one pytest worker per core (pytest-xdist; a notebook's cells stay on one worker)
 test: $(STAMP) chromium model
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadscope
 
 ## unit / nbval / browser: one layer of the tests at a time
 unit: $(STAMP) model
