@@ -88,3 +88,12 @@ def screenshot_panel(page: Any, css_class: str, path: Any) -> None:
     panel.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     panel.screenshot(path=str(path))
+
+
+def run_clean(browser: Any, lab: Any, name: str) -> Any:
+    """Open a notebook, run every cell, and fail on any traceback, stderr output or widget that did not render."""
+    page = open_notebook(browser, lab, name)
+    run_all_cells(page, name)
+    found = problems(page)
+    assert not found, f"{name} shows problems in JupyterLab:\n" + "\n".join(found)
+    return page
