@@ -252,3 +252,23 @@ def test_the_sdks_tool_runner_drives_it_offline(tool: NotesMemoryTool) -> None:
     assert results[1]["content"] == "File created successfully at: /memories/prefs.md" and "is_error" not in results[1]
     assert results[2]["is_error"] is True and "'..' is not allowed" in results[2]["content"]
     assert tool.notes.read("/memories/prefs.md") == "Alice prefers invoices in euros.\n"
+
+
+def test_a_note_with_another_hard_link_is_refused(tool: NotesMemoryTool, tmp_path: Path) -> None:
+    """A hard link can make a note's bytes live outside the folder: notebook 3 refuses it, so does the tool."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("host file\n")
+    os.link(outside, tool.notes.root / "linked.md")
+    for attempt in [{"command": "view", "path": "/memories/linked.md"},
+                    {"command": "str_replace", "path": "/memories/linked.md", "old_str": "host", "new_str": "x"},
+                    {"command": "insert", "path": "/memories/linked.md", "insert_line": 0, "insert_text": "x"}]:
+        with pytest.raises(PathRefused):
+            call(tool, **attempt)
+    assert outside.read_text() == "host file\n"
+
+
+def test_clear_all_memory_empties_the_folder_and_keeps_it(tool: NotesMemoryTool) -> None:
+    call(tool, command="create", path="/memories/a/b.md", file_text="b\n")
+    call(tool, command="create", path="/memories/c.md", file_text="c\n")
+    assert tool.clear_all_memory() == "All memory cleared"
+    assert tool.notes.list_notes() == [] and tool.notes.root.is_dir()
