@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("langgraph.graph", reason="the [langgraph] extra is not installed")
+if not os.environ.get("CI"):  # CI installs every extra (make test): there a missing one fails
+    pytest.importorskip("langgraph.graph", reason="the [langgraph] extra is not installed")
 
 from primer_memory.integrations import PostgresCheckpointSaver, SQLiteCheckpointSaver  # noqa: E402
 
