@@ -13,9 +13,8 @@ twin. Then what the memory adds: the write policy, supersession with history, is
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
-
 import os
+from datetime import datetime
 
 import pytest
 from hypothesis import given, settings
