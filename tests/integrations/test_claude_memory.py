@@ -273,3 +273,29 @@ def test_clear_all_memory_empties_the_folder_and_keeps_it(tool: NotesMemoryTool)
     call(tool, command="create", path="/memories/c.md", file_text="c\n")
     assert tool.clear_all_memory() == "All memory cleared"
     assert tool.notes.list_notes() == [] and tool.notes.root.is_dir()
+
+
+def test_the_async_twin_runs_the_same_commands(tmp_path: Path) -> None:
+    import asyncio
+
+    from anthropic.lib.tools import BetaAsyncAbstractMemoryTool
+
+    from primer_memory.integrations import AsyncNotesMemoryTool
+
+    tool = AsyncNotesMemoryTool(MemoryNotes(tmp_path / "notes"))
+    assert isinstance(tool, BetaAsyncAbstractMemoryTool)
+
+    async def session() -> list[str]:
+        said = [await tool.call({"command": "create", "path": "/memories/a.md", "file_text": "Alice: euros\n"}),
+                await tool.call({"command": "view", "path": "/memories/a.md"})]
+        for attempt in ({"command": "view", "path": "/memories/../x"},
+                        {"command": "create", "path": "/memories/b.md", "file_text": "my VPN password is hunter2"}):
+            try:
+                await tool.call(attempt)
+            except MemoryToolError as error:
+                said.append(type(error).__name__)
+        return said
+
+    assert asyncio.run(session()) == ["File created successfully at: /memories/a.md",
+                                      "Here's the content of /memories/a.md with line numbers:\n     1\tAlice: euros",
+                                      "PathRefused", "SecretRefused"]

@@ -9,7 +9,7 @@ The names below are loaded on first use; a missing framework raises
 |---|---|---|
 | `SQLiteCheckpointSaver`, `PostgresCheckpointSaver` | `langgraph_checkpoint` | LangGraph (`[langgraph]`) |
 | `LongTermStore` | `langgraph_store` | LangGraph (`[langgraph]`) |
-| `NotesMemoryTool` | `claude_memory` | Anthropic SDK (`[anthropic]`) |
+| `NotesMemoryTool`, `AsyncNotesMemoryTool` | `claude_memory` | Anthropic SDK (`[anthropic]`) |
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import importlib
 from typing import Any
 
 __all__ = [
+    "AsyncNotesMemoryTool",
     "CheckpointError",
     "CheckpointScopeError",
     "IntegrationUnavailable",
@@ -50,6 +51,7 @@ _LAZY = {
     "PolicyRefused": "langgraph_store",
     "PolicySkipped": "langgraph_store",
     "NotesMemoryTool": "claude_memory",
+    "AsyncNotesMemoryTool": "claude_memory",
     "MemoryToolError": "claude_memory",
     "PathRefused": "claude_memory",
     "SecretRefused": "claude_memory",

@@ -16,6 +16,7 @@ the two refusals that matter for safety.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 import threading
@@ -27,7 +28,7 @@ from . import require
 
 require("anthropic.lib.tools", "anthropic", "Claude's memory tool")
 
-from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError  # noqa: E402
+from anthropic.lib.tools import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool, ToolError  # noqa: E402
 from anthropic.types.beta import (  # noqa: E402
     BetaMemoryTool20250818CreateCommand,
     BetaMemoryTool20250818DeleteCommand,
@@ -40,7 +41,8 @@ from anthropic.types.beta import (  # noqa: E402
 from primer_memory import MemoryNotes, NotesError, PolicyDecision, UnsafePath, review  # noqa: E402
 from primer_memory.notes.paths import VIRTUAL_ROOT, parse_path  # noqa: E402
 
-__all__ = ["MAX_LINES", "MemoryToolError", "NotesMemoryTool", "PathRefused", "SecretRefused", "human_size"]
+__all__ = ["MAX_LINES", "AsyncNotesMemoryTool", "MemoryToolError", "NotesMemoryTool", "PathRefused", "SecretRefused",
+           "human_size"]
 
 MAX_LINES = 999_999
 _WIDTH = 6  # line numbers: six characters, right-aligned, then a tab (as the tool's documentation shows)
@@ -248,6 +250,40 @@ class NotesMemoryTool(BetaAbstractMemoryTool):
                 raise PathRefused(f"Error: the path {path!r} was refused: {error}") from error
             except NotesError as error:
                 raise MemoryToolError(f"Error: {error}") from error
+
+
+class AsyncNotesMemoryTool(BetaAsyncAbstractMemoryTool):
+    """The same tool for the SDK's async runner (AsyncAnthropic): each command runs NotesMemoryTool's code in a
+    worker thread, so the event loop never waits on the disk."""
+
+    def __init__(self, notes: MemoryNotes, *, policy: Callable[[str], PolicyDecision] = review,
+                 cache_control: Any = None):
+        super().__init__(cache_control=cache_control)
+        self.tool = NotesMemoryTool(notes, policy=policy)
+
+    def __repr__(self) -> str:
+        return f"AsyncNotesMemoryTool({self.tool.notes!r})"
+
+    async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return await asyncio.to_thread(self.tool.view, command)
+
+    async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return await asyncio.to_thread(self.tool.create, command)
+
+    async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return await asyncio.to_thread(self.tool.str_replace, command)
+
+    async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return await asyncio.to_thread(self.tool.insert, command)
+
+    async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return await asyncio.to_thread(self.tool.delete, command)
+
+    async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return await asyncio.to_thread(self.tool.rename, command)
+
+    async def clear_all_memory(self) -> str:
+        return await asyncio.to_thread(self.tool.clear_all_memory)
 
 
 def _window(view_range: Any, lines: list[str], path: str) -> tuple[int, list[str]]:
