@@ -201,3 +201,11 @@ def test_postgres_delete_thread_leaves_no_row_and_after_compaction_no_bytes(pg_d
     for table in TABLES:
         assert not any(files_contain(pg_dsn, schema, MARKER, table=table).values()), table
     assert _latest(globex, "kept") is not None
+
+
+@pytest.mark.postgres
+def test_postgres_names_a_value_it_cannot_store(pg_savers: tuple) -> None:
+    _, acme, _ = pg_savers
+    with pytest.raises(CheckpointError, match="NUL"):
+        _put(acme, "thread\0with-nul", "x")
+    assert list(acme.list(None)) == []

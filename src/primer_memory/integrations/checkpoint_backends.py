@@ -333,9 +333,15 @@ class PostgresBackend:
     @contextmanager
     def transaction(self, tenant: str, *, write: bool = True) -> Iterator[_Tx]:
         """One transaction on a pooled connection; its first statement sets the tenant (gone at COMMIT)."""
-        with self.pool.connection() as conn, conn.transaction():
-            conn.execute(SCOPE_SQL, (tenant,))
-            yield _Tx(conn)
+        from psycopg import DataError
+
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                conn.execute(SCOPE_SQL, (tenant,))
+                yield _Tx(conn)
+        except DataError as error:  # e.g. a NUL character, which PostgreSQL text cannot hold; rolled back already
+            raise CheckpointError(f"PostgreSQL refused a value ({error.diag.message_primary or error}); thread ids "
+                                  "and namespaces must be text without NUL characters") from None
 
     def after_erase(self) -> None:
         """Rows are gone for every query; their bytes leave the files at the next `compact` (an administrator's)."""
