@@ -308,3 +308,12 @@ def test_a_graph_node_reads_and_writes_memories_through_store(store: LongTermSto
     assert [h["value"]["fact"] for h in store.history(("acme", "alice", "memories"), "fiscal_year_start")] == [
         "Alice's fiscal year starts in April.", "Alice's fiscal year starts in July."]
     assert "hunter2" not in str(store.memory.export(Scope("acme", "alice")))
+
+
+def test_records_written_with_remember_directly_are_not_items(store: LongTermStore) -> None:
+    """A key shaped like the adapter's, holding plain text: left out, never a crash."""
+    scope = Scope("acme", "alice")
+    store.memory.remember(scope, "semantic", "Alice's fiscal year starts in April.", key='["memories", "fy"]')
+    store.memory.remember(scope, "semantic", "Alice prefers invoices in euros.", key="currency")
+    assert store.get(NS, "fy") is None and store.search(("acme", "alice"), query="fiscal year") == []
+    assert store.list_namespaces(prefix=("acme", "alice")) == []

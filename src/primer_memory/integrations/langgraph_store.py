@@ -95,6 +95,15 @@ def _split_key(record_key: str | None) -> tuple[tuple[str, ...], str] | None:
     return tuple(parts[:-1]), parts[-1]
 
 
+def _value(content: str) -> dict[str, Any] | None:
+    """The JSON object a record holds, or None for a record another writer stored as plain text."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _when(hours: float) -> datetime:
     return _EPOCH + timedelta(hours=float(hours))
 
@@ -211,7 +220,7 @@ class LongTermStore(BaseStore):
 
     def _item(self, namespace: tuple[str, ...], key: str, records: list[Any]) -> Item | None:
         """The current value of a key with its timestamps: created when the current chain of values began."""
-        if not records or not records[-1].current:
+        if not records or not records[-1].current or _value(records[-1].content) is None:
             return None
         start = records[-1]
         for record in reversed(records[:-1]):
@@ -228,7 +237,8 @@ class LongTermStore(BaseStore):
             split = _split_key(row["key"])
             if split is not None and row["kind"] == self.kind:
                 chains.setdefault(split, []).append(row)
-        return {k: rows for k, rows in chains.items() if rows[-1]["current"]}
+        return {k: rows for k, rows in chains.items()
+                if rows[-1]["current"] and _value(rows[-1]["content"]) is not None}
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
