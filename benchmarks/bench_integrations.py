@@ -14,19 +14,15 @@ from __future__ import annotations
 
 import argparse
 import operator
-import sys
 import tempfile
 from pathlib import Path
 from typing import Annotated, TypedDict
 
 import numpy as np
+from timing import best_of  # benchmarks/ is on the path when a script here is run
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from timing import best_of  # noqa: E402
-
-from primer_memory import HashingEmbedder, LongTermMemory  # noqa: E402
-from primer_memory.integrations import LongTermStore, SQLiteCheckpointSaver  # noqa: E402
+from primer_memory import HashingEmbedder, LongTermMemory
+from primer_memory.integrations import LongTermStore, SQLiteCheckpointSaver
 
 SEED = 20261204
 WORDS = ("invoice payment vendor fiscal year euros reconcile match ledger audit travel approve budget quarter "
