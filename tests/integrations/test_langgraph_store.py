@@ -317,3 +317,36 @@ def test_records_written_with_remember_directly_are_not_items(store: LongTermSto
     store.memory.remember(scope, "semantic", "Alice prefers invoices in euros.", key="currency")
     assert store.get(NS, "fy") is None and store.search(("acme", "alice"), query="fiscal year") == []
     assert store.list_namespaces(prefix=("acme", "alice")) == []
+
+
+SAFE_WORDS = st.sampled_from(["invoice", "payment", "vendor", "euros", "April", "July", "ledger", "audit"])
+OPS = st.lists(st.tuples(st.sampled_from(["put", "delete", "get"]),
+                         st.sampled_from([("acme", "alice", "memories"), ("acme", "alice", "habits"),
+                                          ("acme", "bob", "memories")]),
+                         st.sampled_from(["fy", "cur", "rec"]),
+                         st.lists(SAFE_WORDS, min_size=1, max_size=4)), max_size=25)
+
+
+@settings(max_examples=40)
+@given(ops=OPS)
+def test_put_get_delete_sequences_match_langgraphs_in_memory_store(ops: list[tuple]) -> None:
+    """Any sequence of puts, deletes and gets over a few namespaces and keys (values of plain words): every get,
+    every search of a scope and every namespace listing agrees with InMemoryStore. (InMemoryStore also lists a
+    namespace that was only read or deleted from, an artefact of its defaultdict; namespaces are compared where they
+    hold items, as LangGraph's PostgresStore lists them.)"""
+    ours, theirs = LongTermStore(LongTermMemory()), InMemoryStore()
+    for action, namespace, key, words in ops:
+        if action == "put":
+            value = {"fact": " ".join(words), "n": len(words)}
+            ours.put(namespace, key, value)
+            theirs.put(namespace, key, value)
+        elif action == "delete":
+            ours.delete(namespace, key)
+            theirs.delete(namespace, key)
+        mine, reference = ours.get(namespace, key), theirs.get(namespace, key)
+        assert (mine and mine.value) == (reference and reference.value)
+    for scope in (("acme", "alice"), ("acme", "bob")):
+        assert sorted((i.namespace, i.key, str(i.value)) for i in ours.search(scope, limit=100)) == \
+            sorted((i.namespace, i.key, str(i.value)) for i in theirs.search(scope, limit=100))
+        holding = [ns for ns in theirs.list_namespaces(prefix=scope) if theirs.search(ns, limit=1)]
+        assert ours.list_namespaces(prefix=scope) == holding
