@@ -12,7 +12,7 @@ MODEL_STAMP := $(VENV)/.model-installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,browser,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser,postgres,langgraph,anthropic]'
 	touch $(STAMP)
 
 ## lab: set up and open the series in JupyterLab

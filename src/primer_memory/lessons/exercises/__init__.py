@@ -2,7 +2,7 @@
 
 Checkers print feedback and never raise, so a notebook with unfinished
 exercises still runs top to bottom. Each notebook's exercises live in a module
-of their own (short_term, long_term, safety, tasks, beyond) and register themselves.
+of their own (short_term, long_term, safety, tasks, beyond, plug_in) and register themselves.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ._core import (Exercise, ExerciseError, check, exercise, exercises, grade, 
                     show_solution)
 
 # Each notebook's exercises register themselves with _core when imported.
-from . import beyond, long_term, safety, short_term, tasks  # noqa: E402,F401  (notebooks 5, 2, 3, 1, 4)
+from . import beyond, long_term, plug_in, safety, short_term, tasks  # noqa: E402,F401  (notebooks 5, 2, 6, 3, 1, 4)
 
 __all__ = ["Exercise", "ExerciseError", "check", "exercise", "exercises", "grade", "hint", "is_stub", "register",
            "show_solution"]

@@ -1,0 +1,350 @@
+"""Where the LangGraph checkpointer keeps its rows: one SQLite file, or a PostgreSQL schema with row-level security.
+
+A backend opens transactions (in one place only, rolled back on any error) and turns the
+checkpointer's statements into its own dialect; the checkpointer's logic lives above it in
+`langgraph_checkpoint`. This module imports no framework: only sqlite3, and psycopg when
+PostgreSQL is used.
+
+PostgreSQL follows notebook 5's pattern: setup runs once as an administrator (roles, schema,
+append-only MIGRATIONS, a version table, under an advisory lock); the tables are owned by a
+NOLOGIN owner role, have row-level security ENABLEd and FORCEd, and the saver logs in as
+the application role, which owns nothing and cannot bypass RLS. Each transaction starts
+with `SELECT set_config('app.tenant_id', %s, true)`, local to that transaction.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from ..file_paths import check_file_place, check_path_value
+
+__all__ = ["APP_ROLE", "OWNER_ROLE", "Backend", "CheckpointError", "CheckpointScopeError", "MIGRATIONS",
+           "PostgresBackend", "SQLiteBackend", "TABLES", "Tx", "check_tenant", "compact", "drop_schema", "setup"]
+
+TABLES = ("checkpoints", "blobs", "writes")
+APPLICATION_ID = 0x504D434B  # "PMCK": marks an SQLite file as this checkpointer's
+APP_ROLE = "primer_app"  # the same login as notebook 5's memory store: NOSUPERUSER, NOBYPASSRLS, owns nothing
+OWNER_ROLE = "primer_owner"  # owns the tables (NOLOGIN); FORCE ROW LEVEL SECURITY binds even it
+SCOPE_SQL = "SELECT set_config('app.tenant_id', %s, true)"
+_POLICY = "tenant_id = current_setting('app.tenant_id', true)"
+_LOCK_KEY = 0x504D434B
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+class CheckpointError(ValueError):
+    """The checkpoint storage cannot be used as asked; the message says what is wrong and what is allowed."""
+
+
+class CheckpointScopeError(CheckpointError):
+    """A saver needs one non-empty tenant from the authentication layer; the graph's config never chooses it."""
+
+
+def check_tenant(tenant: object) -> str:
+    if not isinstance(tenant, str) or not tenant.strip() or "\0" in tenant:
+        raise CheckpointScopeError(f"tenant must be a non-empty string (no NUL) supplied by the authentication "
+                                   f"layer, got {tenant!r}")
+    return tenant
+
+
+# MIGRATIONS[v] takes the tables from version v to v + 1 (append only). {t} is the table prefix, {bytes} the blob type.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE {t}checkpoints (tenant_id TEXT NOT NULL, thread_id TEXT NOT NULL,"
+        " checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL, parent_checkpoint_id TEXT,"
+        " type TEXT NOT NULL, checkpoint {bytes} NOT NULL, metadata_type TEXT NOT NULL, metadata {bytes} NOT NULL,"
+        " run_id TEXT, PRIMARY KEY (tenant_id, thread_id, checkpoint_ns, checkpoint_id))",
+        "CREATE INDEX {i}checkpoints_run ON {t}checkpoints (tenant_id, run_id)",
+        "CREATE TABLE {t}blobs (tenant_id TEXT NOT NULL, thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL,"
+        " channel TEXT NOT NULL, version TEXT NOT NULL, type TEXT NOT NULL, blob {bytes} NOT NULL,"
+        " PRIMARY KEY (tenant_id, thread_id, checkpoint_ns, channel, version))",
+        "CREATE TABLE {t}writes (tenant_id TEXT NOT NULL, thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL,"
+        " checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,"
+        " type TEXT NOT NULL, blob {bytes} NOT NULL, task_path TEXT NOT NULL DEFAULT '',"
+        " PRIMARY KEY (tenant_id, thread_id, checkpoint_ns, checkpoint_id, task_id, idx))",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+_RLS = tuple(
+    statement
+    for table in TABLES
+    for statement in (f"ALTER TABLE {{t}}{table} ENABLE ROW LEVEL SECURITY",
+                      f"ALTER TABLE {{t}}{table} FORCE ROW LEVEL SECURITY",
+                      f"CREATE POLICY tenant_only ON {{t}}{table} USING ({_POLICY}) WITH CHECK ({_POLICY})")
+)
+
+
+class Tx(Protocol):
+    """What the checkpointer may do inside one transaction."""
+
+    def run(self, sql: str, params: Sequence[Any]) -> int: ...
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    def one(self, sql: str, params: Sequence[Any]) -> Any: ...
+    def all(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+
+
+class Backend(Protocol):
+    label: str
+
+    def sql(self, text: str) -> str: ...
+    def transaction(self, tenant: str, *, write: bool = True) -> Any: ...
+    def after_erase(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class _Tx:
+    """Rows in and out through one connection (sqlite3 or psycopg: both have execute/executemany)."""
+
+    def __init__(self, conn: Any):
+        self._conn = conn
+
+    def run(self, sql: str, params: Sequence[Any]) -> int:
+        return int(self._conn.execute(sql, params).rowcount)
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        cursor = self._conn.cursor()
+        try:
+            cursor.executemany(sql, rows)
+        finally:
+            cursor.close()
+
+    def one(self, sql: str, params: Sequence[Any]) -> Any:
+        return self._conn.execute(sql, params).fetchone()
+
+    def all(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return list(self._conn.execute(sql, params).fetchall())
+
+
+# --------------------------------------------------------------------------- SQLite
+
+
+class SQLiteBackend:
+    """One SQLite file, one connection guarded by a lock; WAL, full sync, secure_delete (erased bytes are zeroed)."""
+
+    def __init__(self, path: Any, *, timeout: float = 30.0):
+        given = check_path_value(path, CheckpointError)
+        check_file_place(given, CheckpointError, writable=True, example="checkpoints.db")
+        self.label = given
+        self._lock = threading.RLock()
+        try:
+            self._conn = sqlite3.connect(given, isolation_level=None, timeout=timeout, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise CheckpointError(f"{given!r} cannot be opened as an SQLite file ({error})") from None
+        try:
+            self._open()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _open(self) -> None:
+        try:
+            self._refuse_foreign()
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute("PRAGMA secure_delete=ON")
+            with self.transaction("-"):
+                version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+                for statements in MIGRATIONS[version:]:
+                    for statement in statements:
+                        self._conn.execute(statement.format(t="", i="", bytes="BLOB"))
+                if version < SCHEMA_VERSION:
+                    self._conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as error:
+            raise CheckpointError(f"{self.label!r} is not a usable SQLite file ({error}); give a new path") from None
+
+    def _refuse_foreign(self) -> None:
+        """Nothing is written to a file that holds another program's tables, or a newer checkpoint schema."""
+        app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        names = {n for (n,) in self._conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite%'")}
+        nothing = "nothing was written to it; give a new path for the checkpoints"
+        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and names):
+            raise CheckpointError(f"{self.label!r} holds another program's database ({', '.join(sorted(names))}); "
+                                  f"{nothing}")
+        if version > SCHEMA_VERSION:
+            raise CheckpointError(f"{self.label!r} has checkpoint schema version {version}; this code reads "
+                                  f"{SCHEMA_VERSION} or older. Upgrade primer-memory")
+
+    def sql(self, text: str) -> str:
+        return text.replace("{t}", "")
+
+    @contextmanager
+    def transaction(self, tenant: str, *, write: bool = True) -> Iterator[_Tx]:
+        """BEGIN IMMEDIATE for a write (BEGIN for a read); COMMIT at the end, ROLLBACK on any error."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield _Tx(self._conn)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def after_erase(self) -> None:
+        """Fold the write-ahead log into the file and empty it, so erased rows leave no copy in the -wal file."""
+        with self._lock:
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+def _schema(name: object) -> str:
+    if not isinstance(name, str) or not _SCHEMA_NAME.match(name):
+        raise CheckpointError(f"schema must be a lower-case SQL name (letters, digits, _; at most 63), got {name!r}")
+    return name
+
+
+def _ensure_role(cur: Any, role: str, *, login: bool, password: str | None) -> None:
+    """Create the role if missing; refuse one that is superuser or BYPASSRLS (RLS would not bind it)."""
+    from psycopg import sql
+
+    row = cur.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if row is None:
+        cur.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
+    elif row[0] or row[1]:
+        raise CheckpointError(f"role {role} exists and is a superuser or BYPASSRLS: row-level security would not bind "
+                              "it. Drop it, or use other role names")
+    if password is not None:
+        cur.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password)))
+
+
+def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str = APP_ROLE,
+          owner_role: str = OWNER_ROLE, app_password: str | None = None) -> int:
+    """Create (or bring up to date) the checkpoint tables in `schema`; return the schema version. Idempotent."""
+    import psycopg
+    from psycopg import sql
+
+    schema = _schema(schema)
+    ident = sql.Identifier
+    prefix = ident(schema).as_string(None) + "."
+    try:
+        conn = psycopg.connect(admin_dsn, autocommit=True)
+    except psycopg.OperationalError as exc:
+        raise CheckpointError(f"cannot connect to PostgreSQL as administrator ({type(exc).__name__}); check the "
+                              "server, the user and the database name") from None
+    with conn, conn.transaction():
+        cur = conn.cursor()
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        _ensure_role(cur, owner_role, login=False, password=None)
+        _ensure_role(cur, app_role, login=True, password=app_password)
+        if not cur.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+            cur.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(ident(owner_role)))
+        cur.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {} AUTHORIZATION {}").format(ident(schema), ident(owner_role)))
+        owner = cur.execute("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
+        if owner is None or owner[0] != owner_role:
+            raise CheckpointError(f"schema {schema!r} exists and is owned by {owner[0] if owner else '?'}, not "
+                                  f"{owner_role}; pick another schema name")
+        cur.execute(sql.SQL("SET LOCAL ROLE {}").format(ident(owner_role)))  # the owner creates: it owns them
+        cur.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {}.schema_version (version int NOT NULL)").format(ident(schema)))
+        version = cur.execute(sql.SQL("SELECT max(version) FROM {}.schema_version").format(ident(schema))).fetchone()[0] or 0
+        if version > SCHEMA_VERSION:
+            raise CheckpointError(f"schema {schema!r} is at checkpoint version {version}; this code knows "
+                                  f"{SCHEMA_VERSION}: upgrade primer-memory")
+        for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+            for statement in (*step, *(_RLS if number == 1 else ())):
+                cur.execute(statement.format(t=prefix, i="", bytes="BYTEA"))
+            cur.execute(sql.SQL("INSERT INTO {}.schema_version (version) VALUES (%s)").format(ident(schema)), (number,))
+        cur.execute("RESET ROLE")
+        cur.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(ident(schema), ident(app_role)))
+        cur.execute(sql.SQL("GRANT SELECT ON {}.schema_version TO {}").format(ident(schema), ident(app_role)))
+        for table in TABLES:
+            cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
+                ident(schema), ident(table), ident(app_role)))
+    return SCHEMA_VERSION
+
+
+def drop_schema(admin_dsn: str, schema: str) -> None:
+    """Remove the checkpoint schema and everything in it (tests and the notebook's clean-up)."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(_schema(schema))))
+
+
+def compact(admin_dsn: str, schema: str = "primer_checkpoints") -> None:
+    """Rewrite the checkpoint tables (VACUUM FULL, as an administrator): erased rows leave the live data files.
+
+    A DELETE only marks rows dead; their bytes stay in the table's pages until the table
+    is rewritten. The write-ahead log keeps its own copy until the server recycles it.
+    """
+    from ..postgres import vacuum
+
+    for table in TABLES:
+        vacuum(admin_dsn, _schema(schema), table, full=True)
+
+
+def _application_dsn(admin_dsn: str, app_role: str, app_password: str | None) -> str:
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(admin_dsn)
+    params.pop("password", None)
+    if app_password is not None:
+        params["password"] = app_password
+    params["user"] = app_role
+    return make_conninfo(**params)
+
+
+class PostgresBackend:
+    """A connection pool of the application role; each transaction sets the tenant first, local to it."""
+
+    def __init__(self, dsn: str | None = None, *, schema: str = "primer_checkpoints", app_dsn: str | None = None,
+                 pool_size: int = 4):
+        from ..postgres import APP_PASSWORD_VARIABLE, local_server
+
+        self.schema = _schema(schema)
+        admin = local_server() if dsn is None else dsn
+        if app_dsn is None:
+            password = os.environ.get(APP_PASSWORD_VARIABLE) or None
+            setup(admin, schema=self.schema, app_password=password)
+            app_dsn = _application_dsn(admin, APP_ROLE, password)
+        self.label = f"PostgreSQL schema {self.schema!r}"
+        from psycopg import sql
+        from psycopg_pool import ConnectionPool
+
+        self._prefix = sql.Identifier(self.schema).as_string(None) + "."
+        self.pool = ConnectionPool(app_dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
+                                   name="primer-checkpoints")
+        try:
+            self.pool.open(wait=True, timeout=15.0)
+        except Exception as exc:  # a failed login shows as a timeout: say what to check, never echo the DSN
+            raise CheckpointError(f"the application role could not connect ({type(exc).__name__}); on a server "
+                                  "that wants passwords set PRIMER_PG_APP_PASSWORD") from None
+        with self.pool.connection() as conn:
+            if conn.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+                self.pool.close()
+                raise CheckpointError("the saver connected as a role that bypasses row-level security; connect as "
+                                      f"{APP_ROLE} (give the administrator DSN as dsn=)")
+
+    def sql(self, text: str) -> str:
+        return text.replace("{t}", self._prefix).replace("?", "%s")
+
+    @contextmanager
+    def transaction(self, tenant: str, *, write: bool = True) -> Iterator[_Tx]:
+        """One transaction on a pooled connection; its first statement sets the tenant (gone at COMMIT)."""
+        from psycopg import DataError
+
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                conn.execute(SCOPE_SQL, (tenant,))
+                yield _Tx(conn)
+        except DataError as error:  # e.g. a NUL character, which PostgreSQL text cannot hold; rolled back already
+            raise CheckpointError(f"PostgreSQL refused a value ({error.diag.message_primary or error}); thread ids "
+                                  "and namespaces must be text without NUL characters") from None
+
+    def after_erase(self) -> None:
+        """Rows are gone for every query; their bytes leave the files at the next `compact` (an administrator's)."""
+
+    def close(self) -> None:
+        self.pool.close()
