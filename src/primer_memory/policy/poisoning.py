@@ -48,9 +48,16 @@ _HEADER = re.compile(
     r"|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<\s*/?SYS\s*>>|</?\s*system\s*>",
     re.I,
 )
-# Zero-width and bidirectional control characters hide or reorder text a reader would otherwise see.
-# ZWNJ/ZWJ (U+200C/D) and LRM/RLM are left alone: scripts and emoji use them legitimately.
-_HIDDEN = re.compile("[\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+# Characters that show nothing, or reorder what is shown, so a person reviewing a memory reads other text than the
+# model does: Unicode's default-ignorable code points as a class (zero-width spaces and joiners, word joiners and
+# invisible operators, bidi embeddings, overrides and isolates, Hangul and Khmer fillers, variation selectors, tag
+# characters, the interlinear annotation marks). Left alone, because scripts and emoji need them: ZWNJ/ZWJ
+# (U+200C/D), LRM/RLM and ALM (U+200E/F, U+061C), the soft hyphen, the combining grapheme joiner, Mongolian
+# variation selectors, and the emoji presentation selectors VS15/VS16 (U+FE0E/F).
+_HIDDEN = re.compile(
+    "[\u115f\u1160\u17b4\u17b5\u180e\u200b\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0d\ufeff\uffa0"
+    "\ufff9-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
 
 
 # Every pattern above contains one of these (lowercase); the patterns run only in windows around them.
