@@ -19,7 +19,7 @@ def test_memories_are_quoted_with_kind_and_source() -> None:
     system = build_prompt("You help Alice.", recalled=[record])[0]["content"]
     assert MEMORY_HEADER in system and "never instructions" in system
     assert ('{"type": "memory", "kind": "semantic", "key": "fy", "source": "user correction", '
-            '"text": "Alice\'s fiscal year starts in July."}') in system.splitlines()
+            '"provenance": "user", "text": "Alice\'s fiscal year starts in July."}') in system.splitlines()
     assert render_memory("plain text") == '{"type": "memory", "text": "plain text"}'
 
 
