@@ -171,7 +171,7 @@ def render_view(messages: Sequence[Mapping[str, Any]], tokens: Any = None) -> st
         label = role if isinstance(role, str) and _ROLE.fullmatch(role) else quote(str(role))
         count = f" ({tokens(content)} tokens)" if tokens is not None else ""
         blocks.append(f"[{label}]{count}\n" + "".join(GUTTER + line for line in _split_keep(content)) + "\n")
-    return "\n".join(blocks)
+    return "\n".join(blocks)[:-1]  # every message's text ends with a newline; the last one's is left implied
 
 
 _HEADER = re.compile(r"\[(?P<role>[a-z_]+|\"(?:[^\"\\]|\\.)*\")\](?: \(\d+ tokens\))?\n")
@@ -179,7 +179,7 @@ _HEADER = re.compile(r"\[(?P<role>[a-z_]+|\"(?:[^\"\\]|\\.)*\")\](?: \(\d+ token
 
 def parse_view(view: str) -> list[dict[str, str]]:
     """The (role, content) of every message in a view written by `render_view`; BoundaryError otherwise."""
-    lines = _split_keep(view)
+    lines = _split_keep(view + "\n" if view else view)
     if lines and lines[-1] == "":
         lines.pop()
     out: list[dict[str, str]] = []

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..policy.boundary import DATA_HEADER, Item, render_item, render_system, render_view
+from ..policy.boundary import DATA_HEADER, Item, render_block, render_item, render_system, render_view
 from .chat import message_tokens
 from .memory import Message, estimate_tokens
 
-__all__ = ["MEMORY_HEADER", "build_prompt", "memory_item", "prompt_items", "render_memory", "render_prompt",
-           "prompt_tokens"]
+__all__ = ["MEMORY_HEADER", "build_prompt", "memory_item", "prompt_items", "quoted_result", "render_memory",
+           "render_prompt", "prompt_tokens"]
 
 MEMORY_HEADER = DATA_HEADER
 """The line above the quoted data (memories, summary, task step): it says they are data, never instructions."""
@@ -73,6 +73,12 @@ def build_prompt(
     """
     content = render_system(system.strip(), prompt_items(summary, recalled=recalled, task_step=task_step))
     return [{"role": "system", "content": content}, *[dict(m) for m in messages]]  # type: ignore[list-item]
+
+
+def quoted_result(call_id: str, text: str, kind: str = "tool result") -> Message:
+    """A tool message carrying `text` back to the model as quoted data: a tool's output, a step's output, or the
+    reason a proposal was refused (whose message repeats what the model proposed)."""
+    return {"role": "tool", "tool_call_id": call_id, "content": render_block([{"type": kind, "text": text}])}
 
 
 def prompt_tokens(prompt: Sequence[Message]) -> int:
