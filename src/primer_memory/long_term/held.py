@@ -34,43 +34,49 @@ class HeldWrite:
 class HeldWrites:
     """The held-writes half of LongTermMemory: hold, list, confirm, reject (each only inside the caller's scope)."""
 
-    _held: dict[str, tuple[HeldWrite, Entry]]
-    _held_ids: Any
     _lock: Any
 
+    def _holding(self) -> dict[str, tuple[HeldWrite, Entry]]:
+        """This memory's held writes by id (made on first use, so LongTermMemory's constructor stays as it is)."""
+        if "_held" not in self.__dict__:
+            self.__dict__["_held"], self.__dict__["_held_ids"] = {}, itertools.count(1)
+        return self.__dict__["_held"]
+
     def _hold(self, scope: Scope, entry: Entry, reason: str) -> WriteResult:
-        if not hasattr(self, "_held"):
-            self._held, self._held_ids = {}, itertools.count(1)
+        holding = self._holding()
         kind, content, key, source = entry[:4]
-        held = HeldWrite(f"held-{next(self._held_ids)}", scope, kind, content, key, source, reason)
-        self._held[held.id] = (held, entry)
+        held = HeldWrite(f"held-{next(self.__dict__['_held_ids'])}", scope, kind, content, key, source, reason)
+        holding[held.id] = (held, entry)
         return WriteResult(False, f"{reason} [{held.id}]", None, held=held.id)
 
     def held(self, scope: Scope) -> list[HeldWrite]:
         """The writes of this scope waiting for confirmation, oldest first."""
         check_scope(scope)
         with self._lock:
-            return [h for h, _ in getattr(self, "_held", {}).values() if h.scope == scope]
+            return [h for h, _ in self._holding().values() if h.scope == scope]
 
-    def _take(self, scope: Scope, held_id: str) -> Entry:
+    def _take(self, scope: Scope, held_id: str) -> tuple[HeldWrite, Entry]:
         check_scope(scope)
-        found = getattr(self, "_held", {}).get(held_id) if isinstance(held_id, str) else None
+        holding = self._holding()
+        found = holding.get(held_id) if isinstance(held_id, str) else None
         if found is None or found[0].scope != scope:
             raise RecordNotFound(f"no held write {held_id!r} in scope {scope}; held writes of other scopes are "
                                  "not searched, and one confirmed or rejected is gone")
-        del self._held[held_id]
-        return found[1]
+        del holding[held_id]
+        return found
+
+    def _drop_held(self, scope: Scope) -> None:
+        holding = self._holding()
+        for held_id in [i for i, (h, _) in holding.items() if h.scope == scope]:
+            del holding[held_id]
 
     def confirm(self, scope: Scope, held_id: str) -> WriteResult:
         """The user confirmed: write the held memory (the write policy still decides, as for any write)."""
         with self._lock:
-            entry = self._take(scope, held_id)
+            _, entry = self._take(scope, held_id)
             return self._remember_checked(scope, [entry], confirmed=True)[0]  # type: ignore[attr-defined]
 
     def reject(self, scope: Scope, held_id: str) -> HeldWrite:
         """The user said no: drop the held memory and return what it was."""
         with self._lock:
-            held = self._held[held_id][0] if held_id in getattr(self, "_held", {}) else None
-            self._take(scope, held_id)
-            assert held is not None
-            return held
+            return self._take(scope, held_id)[0]

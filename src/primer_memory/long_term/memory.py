@@ -492,6 +492,7 @@ class LongTermMemory(HeldWrites):
         with self._lock:
             self._open()
             count = self._store.delete_user(scope)
+            self._drop_held(scope)  # writes held for confirmation are data about the user too
             clear = getattr(self._embedder, "clear_cache", None)
             if callable(clear):
                 clear()
