@@ -22,6 +22,10 @@ Before tuning on them, held-out halves scored 69% (third, 129/187), 72% (indepen
 text nobody here has seen, not the held-out rows below, which rose by tuning on their sibling halves.
 Held-out halves' misses are never printed here (counts and categories only), so that they stay held out.
 
+Part 1b counts what the provenance rule (policy.provenance.admit over review()) makes of the poison cases, the
+poisoning look-alikes and every harmless text, said by the user and read from a tool: refused, held for the
+user's confirmation, stored. Counts only, so the held-out halves stay held out.
+
 Part 2 times review() against a plain baseline in the same process: a keyword regex on everyday
 inputs, and str.count / one regex scan on 1 MB adversarial inputs (long runs that make careless
 patterns backtrack, repeats, and random text where no candidate repeats). Ratios carry over
