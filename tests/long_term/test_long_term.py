@@ -933,7 +933,7 @@ def test_a_version_1_file_is_migrated_in_place(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)  # take the file back to schema version 1, as the previous release wrote it
     conn.executescript("DROP INDEX records_by_id; ALTER TABLE partitions DROP COLUMN generation;"
                        " ALTER TABLE records DROP COLUMN forgotten; ALTER TABLE records DROP COLUMN text_hash;"
-                       " ALTER TABLE records DROP COLUMN key_hash;"
+                       " ALTER TABLE records DROP COLUMN key_hash; ALTER TABLE records DROP COLUMN provenance;"
                        " DELETE FROM meta WHERE name = 'erasures'; PRAGMA user_version = 1;")
     conn.close()
     with LongTermMemory(path=path) as memory:
@@ -941,4 +941,4 @@ def test_a_version_1_file_is_migrated_in_place(tmp_path: Path) -> None:
         again = memory.remember(ALICE, "semantic", "Alice's fiscal year starts in April.", key="fiscal_year_start")
         assert not again.stored and "already remembered" in again.reason  # the hashes were filled in
         assert memory.delete_user(ALICE) == 6
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3  # versions 2 and 3 applied

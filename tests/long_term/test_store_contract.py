@@ -362,3 +362,17 @@ def _machine_tests() -> Iterator[tuple[str, type]]:
 
 
 globals().update(dict(_machine_tests()))
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def test_every_backend_keeps_where_each_memory_came_from(store: LongTermMemory) -> None:
+    said = store.remember(ALICE, "semantic", "Alice approves travel for her team.")
+    read = store.remember(ALICE, "episodic", "On 2026-09-18 Globex sent invoice INV-7.", provenance="tool")
+    keyed = store.remember(ALICE, "semantic", "Alice's fiscal year starts in July.", key="fy", provenance="import")
+    assert [r.record.provenance for r in (said, read, keyed)] == ["user", "tool", "import"]
+    assert store.get(ALICE, read.record.id).provenance == "tool"
+    assert [r["provenance"] for r in store.export(ALICE)] == ["user", "tool", "import"]
+    assert store.history(ALICE, "fy")[0].provenance == "import"
+    assert {r.provenance for r in store.recall(ALICE, "Globex invoice travel fiscal", k=3)} == {"user", "tool", "import"}

@@ -23,6 +23,7 @@ from primer_memory.lessons.examples import (
     RECONCILE_STEPS,
     RECONCILE_TASK_ID,
 )
+from primer_memory.policy.boundary import parse_system
 from primer_memory.short_term.prompt import build_prompt
 from primer_memory.tasks.store import (
     STATUSES,
@@ -404,7 +405,8 @@ def test_tables_and_prompt_line(store: TaskStateStore) -> None:
     assert line.startswith("fetch_payments (step 2 of 3, pending). Goal: Reconcile")
     assert "Done so far: fetch_invoices -> 4 invoices." in line
     system = build_prompt("You reconcile invoices.", task_step=line)[0]["content"]
-    assert "Current task step: fetch_payments (step 2 of 3, pending)" in system
+    assert '{"type": "task step", "text": "fetch_payments (step 2 of 3, pending). Goal: Reconcile' in system
+    assert parse_system(system)[1] == [{"type": "task step", "text": line}]  # quoted data, as the renderer wrote it
 
 
 # --------------------------------------------------------------------------- properties against a model

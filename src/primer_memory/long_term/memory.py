@@ -43,7 +43,9 @@ import numpy as np
 
 from .embedding import Embedder, EmbeddingError, HashingEmbedder, check_vectors
 from .export import check_export_target, write_export
-from ..policy.review import PolicyDecision, review
+from ..policy.provenance import admit
+from ..policy.review import STORE_REASON, PolicyDecision, review
+from .held import HeldWrites
 from .ranking import rank
 from .records import (
     DEFAULT_IMPORTANCE,
@@ -91,7 +93,7 @@ __all__ = ["DEFAULT_IMPORTANCE", "KINDS", "KIND_NAMES", "RECENCY_DECAY", "Export
 _STORE_METHODS = ("records", "get", "lookup", "write", "search", "forget", "delete_user", "close")
 
 
-class LongTermMemory:
+class LongTermMemory(HeldWrites):
     """Typed memories per scope, recalled by cosine similarity; in memory, durable with `path=` (SQLite) or
     `dsn=` (PostgreSQL with row-level security; an administrator's DSN, used once for setup), or any `store=`.
 
@@ -213,36 +215,50 @@ class LongTermMemory:
         source: str = "conversation",
         *,
         importance: int = DEFAULT_IMPORTANCE,
+        provenance: str = "user",
     ) -> WriteResult:
         """Store one memory if the write policy allows it; a keyed write supersedes that key's current value.
 
-        Bad input raises (InvalidMemory, ScopeError) and changes nothing; content
-        the policy skips or refuses returns `WriteResult(stored=False, reason)`.
+        Bad input raises (InvalidMemory, ScopeError) and changes nothing; content the policy skips or refuses
+        returns `WriteResult(stored=False, reason)`. `provenance` says who it came from (user, assistant, tool,
+        import; policy.provenance): only the user's can be a procedural memory or an instruction, and a user's
+        redirect of data or money is held (`result.held`) until `confirm` or `reject`.
         """
-        entry = {"kind": kind, "content": content, "key": key, "source": source, "importance": importance}
+        entry = {"kind": kind, "content": content, "key": key, "source": source, "importance": importance,
+                 "provenance": provenance}
         return self.remember_many(scope, [entry])[0]
 
     def remember_many(self, scope: Scope, entries: Iterable[Mapping[str, Any]]) -> list[WriteResult]:
         """Several `remember` calls in one transaction: all are checked before any is written.
 
         Each entry is a mapping with `kind` and `content`, and optionally `key`,
-        `source` and `importance`. Results come back in the same order.
+        `source`, `importance` and `provenance`. Results come back in the same order.
         """
         check_scope(scope)
         checked = check_entries(entries)
         with self._lock:
-            self._open()
-            decisions = [self._review(content) for _, content, _, _, _ in checked]
-            wanted = [i for i, d in enumerate(decisions) if d.verdict == "store"]
-            vectors = np.zeros((len(checked), self._embedder.dim), dtype=np.float32)
-            if wanted:
-                vectors[wanted] = self._vectors([checked[i][1] for i in wanted])
-            return self._write(scope, checked, decisions, vectors)
+            return self._remember_checked(scope, checked)
+
+    def _remember_checked(self, scope: Scope, checked: list[Entry], *, confirmed: bool = False) -> list[WriteResult]:
+        """The policy, then the provenance rule over it (it only refuses or holds more), then one write."""
+        self._open()
+        decisions = [admit(self._review(content), kind, content, origin, source=source, key=key)
+                     for kind, content, key, source, _, origin in checked]
+        if confirmed:  # the user confirmed this redirect: the rest of the rules still hold
+            decisions = [PolicyDecision("store", STORE_REASON) if d.verdict == "confirm" else d for d in decisions]
+        wanted = [i for i, d in enumerate(decisions) if d.verdict == "store"]
+        vectors = np.zeros((len(checked), self._embedder.dim), dtype=np.float32)
+        if wanted:
+            vectors[wanted] = self._vectors([checked[i][1] for i in wanted])
+        results = self._write(scope, checked, decisions, vectors)
+        return [self._hold(scope, entry, d.reason) if d.verdict == "confirm" else result
+                for entry, d, result in zip(checked, decisions, results)]
 
     def _review(self, content: str) -> PolicyDecision:
         decision = self._policy(content)
-        if getattr(decision, "verdict", None) not in ("store", "skip", "refuse"):
-            raise MemorySetupError(f"the write policy must return a PolicyDecision (store/skip/refuse), got {decision!r}")
+        if getattr(decision, "verdict", None) not in ("store", "skip", "refuse", "confirm"):
+            raise MemorySetupError(f"the write policy must return a PolicyDecision (store/skip/refuse/confirm), got "
+                                   f"{decision!r}")
         self._open()  # a policy that closed this memory (re-entrancy) leaves nothing to write to
         return decision
 
@@ -250,8 +266,8 @@ class LongTermMemory:
         self, scope: Scope, checked: list[Entry], decisions: list[PolicyDecision], vectors: np.ndarray
     ) -> list[WriteResult]:
         """Plan the batch (duplicates, supersession, in order), then hand it to the backend as one transaction."""
-        keys = {key for _, _, key, _, _ in checked if key is not None}
-        texts = {(kind, key, content) for kind, content, key, _, _ in checked}
+        keys = {key for _, _, key, _, _, _ in checked if key is not None}
+        texts = {(kind, key, content) for kind, content, key, _, _, _ in checked}
         current_key, current_text = self._store.lookup(scope, keys, texts)
         # The batch's own effect, as of each entry: key -> what is current (an id, or a batch position).
         staged_key: dict[str, str | int] = {}
@@ -260,7 +276,7 @@ class LongTermMemory:
         rows: list[int] = []
         pending: list[tuple[bool, str, MemoryRecord | int | None]] = []
         now = self._now()
-        for row, ((kind, content, key, source, importance), decision) in enumerate(zip(checked, decisions)):
+        for row, ((kind, content, key, source, importance, origin), decision) in enumerate(zip(checked, decisions)):
             if decision.verdict != "store":
                 pending.append((False, decision.reason, None))
                 continue
@@ -282,7 +298,7 @@ class LongTermMemory:
                     staged_text[(stale.kind, stale.key, stale.content)] = None
                 staged_key[key] = len(plans)
             staged_text[text_key] = len(plans)
-            plans.append(NewRecord(kind, content, key, source, importance, now, supersedes))
+            plans.append(NewRecord(kind, content, key, source, importance, now, supersedes, origin))
             rows.append(row)
             pending.append((True, reason, len(plans) - 1))
         made = self._store.write(scope, plans, vectors[rows]) if plans else []
@@ -476,6 +492,7 @@ class LongTermMemory:
         with self._lock:
             self._open()
             count = self._store.delete_user(scope)
+            self._drop_held(scope)  # writes held for confirmation are data about the user too
             clear = getattr(self._embedder, "clear_cache", None)
             if callable(clear):
                 clear()

@@ -169,6 +169,7 @@ class MemoryRecord:
     created_at: float = 0.0
     last_access: float = 0.0
     forgotten: bool = False
+    provenance: str = "user"  # who it came from: user, assistant, tool or import (policy.provenance)
 
     @property
     def current(self) -> bool:
@@ -192,12 +193,14 @@ class MemoryRecord:
             "created_at": self.created_at,
             "last_access": self.last_access,
             "forgotten": self.forgotten,
+            "provenance": self.provenance,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class WriteResult:
-    """What `remember` did: stored or not, why, and the record (the new one, or the existing duplicate).
+    """What `remember` did: stored or not, why, and the record (the new one, or the existing duplicate); `held`
+    names a write kept back until the application confirms it (the fourth outcome, `confirm`).
 
     `record` is as it was at the time of the write; a later correction does not
     update it, so read `memory.get(scope, record.id).current` for its state now.
@@ -206,6 +209,7 @@ class WriteResult:
     stored: bool
     reason: str
     record: MemoryRecord | None = None
+    held: str | None = None  # a write held for the user's confirmation: its id for confirm() or reject()
 
     def __iter__(self) -> Iterator[Any]:
         """Unpacks like the lesson's tuple: `stored, reason, record = memory.remember(...)`."""

@@ -11,14 +11,15 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..policy.provenance import PROVENANCES
 from .records import (DEFAULT_IMPORTANCE, KINDS, InvalidMemory, InvalidQuery, MemoryRecord, Scope, ScopeError,
                       lone_surrogate)
 
 __all__ = ["Entry", "check_entries", "check_entry", "check_floor", "check_k", "check_key", "check_kinds",
            "check_query", "check_scope", "check_weight", "findable_id", "stored_record_problem"]
 
-Entry = tuple[str, str, "str | None", str, int]
-"""A checked memory: kind, content, key, source, importance."""
+Entry = tuple[str, str, "str | None", str, int, str]
+"""A checked memory: kind, content, key, source, importance, provenance."""
 
 
 def check_scope(scope: object) -> Scope:
@@ -96,7 +97,7 @@ def check_entries(entries: object) -> list[Entry]:
 
 
 def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
-    allowed = {"kind", "content", "key", "source", "importance"}
+    allowed = {"kind", "content", "key", "source", "importance", "provenance"}
     if not isinstance(entry, Mapping):
         raise InvalidMemory(f"{where}: each memory must be a mapping with kind and content, got {type(entry).__name__}")
     extra = set(entry) - allowed
@@ -117,7 +118,11 @@ def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
     importance = entry.get("importance", DEFAULT_IMPORTANCE)
     if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
         raise InvalidMemory(f"{where}: importance must be a whole number from 1 to 10; got {importance!r}")
-    return kind, content, key, source, importance
+    provenance = entry.get("provenance", "user")
+    if type(provenance) is not str or provenance not in PROVENANCES:
+        raise InvalidMemory(f"{where}: provenance must be one of {', '.join(map(repr, PROVENANCES))} (where the "
+                            f"memory came from); got {provenance!r:.60}")
+    return kind, content, key, source, importance, provenance
 
 
 def check_floor(value: object) -> float:
@@ -167,6 +172,7 @@ def stored_record_problem(record: MemoryRecord) -> str | None:
          and 1 <= record.importance <= 10, "importance", record.importance),
         (_number(record.created_at), "created_at", record.created_at),
         (_number(record.last_access), "last_access", record.last_access),
+        (record.provenance in PROVENANCES, "provenance", record.provenance),
     ]
     for ok, field, value in checks:
         if not ok:

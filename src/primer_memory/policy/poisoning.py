@@ -18,7 +18,25 @@ from .scan import Span, scan_windows
 _OVERRIDE = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass|ignorez|ignore[rz]|ignoriere|vergiss|ignora|olvida|ignorar)\b"
     r"[^.\n]{0,40}?\b(?:instructions?|rules|guidelines|prompt|directions|system\s+prompt|restrictions|safety"
-    r"|anweisungen|regeln|instrucciones|istruzioni|instruções|instructies|consignes|everything\s+(?:you|above|before))",
+    r"|anweisungen|regeln|instrucciones|istruzioni|instruções|instructies|consignes|everything\s+(?:you|above|before))"
+    # the same rewrite where \b does not separate words the way it does in Latin scripts
+    r"|(?:negeer|игнорируй|забудь|忽略|无视|無視|忘记)[^.\n。]{0,40}?(?:instructies|regels|инструкции|правила|指令|指示"
+    r"|规则|ルール|命令)",
+    re.I,
+)
+# A standing order that starts "from now on" in another language, then turns to "you" or to "always/never".
+_STANDING = re.compile(
+    r"(?:ab\s+jetzt|von\s+nun\s+an|dorénavant|désormais|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante"
+    r"|a\s+partir\s+de\s+(?:ahora|agora)|d'ora\s+in\s+poi|da\s+ora\s+in\s+poi|van\s+nu\s+af(?:\s+aan)?|отныне"
+    r"|从现在起|从现在开始|今後は?)[,，、\s]{0,3}[^.\n。]{0,30}?"
+    r"(?:\b(?:du|tu|vous|usted|ustedes|você|jij|u|ты|вы)\b|你|あなた|\b(?:immer|nie(?:mals)?|toujours|jamais|siempre"
+    r"|nunca|sempre|mai|altijd|nooit|всегда|никогда)\b|总是|永远不|常に|決して)",
+    re.I,
+)
+# Addressing the model by name in another language: "Assistent:", "IA,", "助手："
+_VOCATIVE = re.compile(
+    r"(?:^|[.!?:]\s+|\n)(?:assistent(?:in)?|asistente|assistente|assistante|ki|ia|ии|ассистент)\s*[,:]"
+    r"|(?:^|[。！？\n])\s*(?:助手|アシスタント|人工智能)\s*[,:：，、]",
     re.I,
 )
 # Talking to the model: standing orders, new roles, secrecy.
@@ -48,9 +66,16 @@ _HEADER = re.compile(
     r"|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<\s*/?SYS\s*>>|</?\s*system\s*>",
     re.I,
 )
-# Zero-width and bidirectional control characters hide or reorder text a reader would otherwise see.
-# ZWNJ/ZWJ (U+200C/D) and LRM/RLM are left alone: scripts and emoji use them legitimately.
-_HIDDEN = re.compile("[\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+# Characters that show nothing, or reorder what is shown, so a person reviewing a memory reads other text than the
+# model does: Unicode's default-ignorable code points as a class (zero-width spaces and joiners, word joiners and
+# invisible operators, bidi embeddings, overrides and isolates, Hangul and Khmer fillers, variation selectors, tag
+# characters, the interlinear annotation marks). Left alone, because scripts and emoji need them: ZWNJ/ZWJ
+# (U+200C/D), LRM/RLM and ALM (U+200E/F, U+061C), the soft hyphen, the combining grapheme joiner, Mongolian
+# variation selectors, and the emoji presentation selectors VS15/VS16 (U+FE0E/F).
+_HIDDEN = re.compile(
+    "[\u115f\u1160\u17b4\u17b5\u180e\u200b\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0d\ufeff\uffa0"
+    "\ufff9-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
 
 
 # Every pattern above contains one of these (lowercase); the patterns run only in windows around them.
@@ -59,11 +84,15 @@ _TRIGGERS = (
     "claude", "gpt", "agent", "model", " ai", "ai,", "ai:", "bot,", "bot:", "the bot", "you are now", "you must",
     "you will", "you should", "from now on", "future", "ask", "only with", "do not", "your new", "new instruction",
     "end of", "act as", "pretend", "system", "developer", "##", "<|", "inst]", "<<", "rule", "order", "note to",
+    "negeer", "игнор", "забудь", "忽略", "无视", "無視", "忘记", "ab jetzt", "von nun an", "dorénavant", "désormais",
+    "à partir de", "adelante", "a partir de", "d'ora", "da ora", "van nu af", "отныне", "从现在", "今後",
+    "assistent", "asistente", "assistente", "assistante", "ki,", "ki:", "ia,", "ia:", "ии", "ассистент", "助手",
+    "アシスタント", "人工智能",
 )
 
 
 def _judge(window: str) -> Span | None:
-    for pattern in (_HEADER, _OVERRIDE, _ADDRESS):
+    for pattern in (_HEADER, _OVERRIDE, _ADDRESS, _STANDING, _VOCATIVE):
         match = pattern.search(window)
         if match is not None:
             return match.span()

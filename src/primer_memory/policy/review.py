@@ -67,7 +67,7 @@ __all__ = [
     "worth_remembering",
 ]
 
-Verdict = Literal["store", "skip", "refuse"]
+Verdict = Literal["store", "skip", "refuse", "confirm"]  # confirm: held until the user confirms (policy.provenance)
 
 
 @dataclass(frozen=True)

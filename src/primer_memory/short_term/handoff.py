@@ -18,7 +18,7 @@ from .folding import cut_text
 from .summarizers import first_sentence
 from .tokens import TokenCounter
 
-__all__ = ["HANDOFF_PREFIX", "Handoff", "durable_facts", "write_handoff"]
+__all__ = ["HANDOFF_PREFIX", "Handoff", "durable_facts", "split_secrets", "where_we_were", "write_handoff"]
 
 HANDOFF_PREFIX = "Hand-off note: "
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -35,14 +35,56 @@ class Handoff:
     promoted: list[Any] = field(default_factory=list)  # WriteResult per fact, when long-term memory was given
 
 
+def _refused(text: str) -> str | None:
+    """The policy's reason if it refuses `text`, else None."""
+    from ..policy.review import review
+
+    decision = review(text)
+    return decision.reason if decision.verdict == "refuse" else None
+
+
+def split_secrets(messages: Sequence[Message]) -> dict[int, str]:
+    """Turns that hold part of a secret split across two adjacent turns, each with the policy's reason.
+
+    Each pair of adjacent turns is judged as one window (their texts joined by a newline). A finding in the
+    window that neither turn gives alone (same detector, same place) means the secret needs both: both are held back.
+    """
+    from ..policy.review import findings
+
+    texts = [m["content"] for m in messages]
+    marked: dict[int, str] = {}
+    for i in range(1, len(texts)):
+        a, b = texts[i - 1], texts[i]
+        if not a.strip() or not b.strip():
+            continue
+        joined = a + "\n" + b
+        reason = _refused(joined)
+        if reason is None:
+            continue
+        cut = len(a) + 1
+        alone = {(f.detector, f.start, f.end) for f in findings(a)}
+        alone |= {(f.detector, f.start + cut, f.end + cut) for f in findings(b)}
+        if any((f.detector, f.start, f.end) not in alone for f in findings(joined)):
+            marked.setdefault(i - 1, reason)
+            marked.setdefault(i, reason)
+    return marked
+
+
 def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[str, str]]]:
-    """The user's statements the write policy would store, and the ones it refuses (with its reason)."""
+    """The user's statements the write policy would store, and the ones it refuses (with its reason).
+
+    A turn that holds part of a secret split across turns gives no fact at all (`split_secrets`).
+    """
     from ..policy.review import review
 
     facts: list[str] = []
     refused: list[tuple[str, str]] = []
-    for message in messages:
+    split = split_secrets(messages)
+    for position, message in enumerate(messages):
         if message["role"] != "user":
+            continue
+        if position in split:
+            refused.append((message["content"], split[position]))
             continue
         for sentence in _SENTENCE_END.split(message["content"].strip()):
             sentence = sentence.strip()
@@ -56,16 +98,36 @@ def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[st
     return facts, refused
 
 
+def where_we_were(messages: Sequence[Message]) -> str:
+    """The first sentence of the newest user turn that the policy does not refuse ('' if none): the note's last line."""
+    split = split_secrets(messages)
+    for position in range(len(messages) - 1, -1, -1):
+        if messages[position]["role"] != "user":
+            continue
+        if position in split:
+            return ""
+        for sentence in _SENTENCE_END.split(messages[position]["content"].strip()):
+            line = first_sentence(sentence.strip())
+            if line and _refused(line) is None:
+                return line
+        return ""
+    return ""
+
+
 def write_handoff(messages: Sequence[Message], previous_note: str, max_note_tokens: int, count: TokenCounter,
                   long_term: Any = None, scope: Any = None) -> Handoff:
-    """The note for a fresh window: earlier facts carried over, then this window's, then where we were."""
+    """The note for a fresh window: earlier facts carried over, then this window's, then where we were.
+
+    Every part passed the policy, and so does the note as written (judged whole, so facts that join into a secret
+    are caught too): while the policy refuses it, the oldest fact gives way, then the last line.
+    """
     facts, refused = durable_facts(messages)
     carried: list[str] = []
     if previous_note.startswith(HANDOFF_PREFIX):  # facts from an earlier hand-off carry over
         carried = [f for f in previous_note[len(HANDOFF_PREFIX):].split(". Where we were: ")[0].split("; ") if f]
     facts = list(dict.fromkeys([*carried, *facts]))
-    last_user = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
-    where = f". Where we were: {first_sentence(last_user)}" if last_user else ""
+    last = where_we_were(messages)
+    where = f". Where we were: {last}" if last else ""
     kept = list(facts)
 
     def note() -> str:
@@ -74,6 +136,14 @@ def write_handoff(messages: Sequence[Message], previous_note: str, max_note_toke
     while kept and count(note()) > max_note_tokens:  # the oldest facts give way first
         kept.pop(0)
     text = cut_text(note(), max_note_tokens, count)
+    while _refused(text) is not None and (kept or where):  # the whole note is judged as well as its parts
+        if kept:
+            kept.pop(0)
+        else:
+            where = ""
+        text = cut_text(note(), max_note_tokens, count)
+    if _refused(text) is not None:
+        text = ""
     promoted = []
     if long_term is not None:
         promoted = [long_term.remember(scope, "semantic", fact, source="hand-off") for fact in facts]

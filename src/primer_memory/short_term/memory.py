@@ -74,7 +74,8 @@ class ContextWindow:
 
     @property
     def tokens(self) -> int:
-        return self.count(self.summary) + sum(message_tokens(m, self.count) for m in self.messages)
+        summary = self.count(self.summary) if self.summary else 0  # no summary is sent: it costs nothing, even
+        return summary + sum(message_tokens(m, self.count) for m in self.messages)  # with a per-message overhead
 
 
 def _as_message(turn: object, position: int) -> Message:
@@ -394,10 +395,12 @@ class ShortTermMemory:
         if target <= 0:
             return ""  # no room now; the messages are folded on a later call that has room
         new = self._messages[self._rolled_upto: end]
-        if new or self._count(SUMMARY_PREFIX + self._rolling) > room:
+        if new:  # nothing new, no call: a summary already kept was cut to its room when it was kept
             rolling = check_summary(summarizer(self._rolling, [_copy(m) for m in new], max_tokens=target))
             if self._count(SUMMARY_PREFIX + rolling) > room:  # outgrew its room: re-summarize once
                 rolling = check_summary(summarizer(rolling, [], max_tokens=target))
+            if self._count(SUMMARY_PREFIX + rolling) > room:  # a summarizer that ignores max_tokens: cut, then keep
+                rolling = cut_text(rolling, target, self._count)
             self._rolling, self._rolled_upto = rolling, end  # only text that passed the checks is kept
         if not self._rolling:
             return ""

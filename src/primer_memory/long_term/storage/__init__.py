@@ -42,6 +42,7 @@ class NewRecord:
     importance: int
     created_at: float | None = None
     supersedes: str | int | None = None
+    provenance: str = "user"
 
 
 def record_id(scope: Scope, seq: int, generation: int = 0) -> str:
@@ -71,7 +72,7 @@ def make_records(
         when = float(seq) if plan.created_at is None else plan.created_at
         rid = record_id(scope, seq, generation)
         made.append(MemoryRecord(rid, scope, plan.kind, plan.content, plan.key, plan.source, seq, None,
-                                 plan.importance, when, when))
+                                 plan.importance, when, when, provenance=plan.provenance))
         if isinstance(plan.supersedes, int):
             superseded[made[plan.supersedes].id] = rid
         elif plan.supersedes is not None:

@@ -49,7 +49,9 @@ __all__ = [
     "table_names",
 ]
 
-_COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten"
+_COLUMNS = ("id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten,"
+            " provenance")
+_EMBEDDING = 12  # the column after _COLUMNS in a search's rows
 _CURRENT = "superseded_by IS NULL AND NOT forgotten"
 _MINE = "tenant_id = %(t)s AND user_id = %(u)s"  # in every statement too: RLS is the lock, not the only check
 
@@ -70,9 +72,9 @@ SQL_LOOKUP = (
 )
 SQL_INSERT = (
     "INSERT INTO {s}.records (tenant_id, user_id, seq, id, kind, content, key, source, superseded_by,"
-    " importance, created_at, last_access, embedding)"
+    " importance, created_at, last_access, embedding, provenance)"
     " VALUES (%(t)s, %(u)s, %(seq)s, %(id)s, %(kind)s, %(content)s, %(key)s, %(source)s, %(sup)s,"
-    " %(importance)s, %(created)s, %(created)s, %(vec)s)"
+    " %(importance)s, %(created)s, %(created)s, %(vec)s, %(provenance)s)"
 )
 SQL_SUPERSEDE = f"UPDATE {{s}}.records SET superseded_by = %(sup)s WHERE {_MINE} AND id = %(id)s AND {_CURRENT}"
 SQL_TOUCH = f"UPDATE {{s}}.records SET last_access = %(when)s WHERE {_MINE} AND id = ANY(%(ids)s)"
@@ -170,8 +172,8 @@ class PostgresStore:
         return scoped_transaction(self.pool, scope)
 
     def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
-        rid, seq, kind, content, key, source, sup, imp, created, last, gone = row[:11]
-        record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, gone)
+        rid, seq, kind, content, key, source, sup, imp, created, last, gone, origin = row[:12]
+        record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, gone, origin)
         problem = stored_record_problem(record)  # the rules of a write: a row edited in SQL is reported, not recalled
         if problem is not None:
             raise StoreFileError(f"schema {self.schema!r} holds a damaged record ({scope}, seq {seq!r}): {problem}. "
@@ -250,7 +252,7 @@ class PostgresStore:
         with self._unit(scope) as conn:
             rows = conn.cursor(binary=True).execute(self.q(SQL_SCAN), {"t": scope.tenant_id, "u": scope.user_id,
                                                                          "kinds": list(kinds)})
-            return [(self._record(scope, row), _cosine(row[11], q)) for row in rows]
+            return [(self._record(scope, row), _cosine(row[_EMBEDDING], q)) for row in rows]
 
     # ----------------------------------------------------------------- writing
 
@@ -266,7 +268,8 @@ class PostgresStore:
             for plan in new:
                 when = float(seq) if plan.created_at is None else plan.created_at
                 made.append(MemoryRecord(record_id(scope, seq, generation), scope, plan.kind, plan.content, plan.key,
-                                         plan.source, seq, None, plan.importance, when, when))
+                                         plan.source, seq, None, plan.importance, when, when,
+                                         provenance=plan.provenance))
                 seq += 1
             superseded: dict[str, str] = {}
             for plan, record in zip(new, made):
@@ -286,7 +289,7 @@ class PostgresStore:
                     cur.executemany(self.q(SQL_INSERT), [
                         {**mine, "seq": r.seq, "id": r.id, "kind": r.kind, "content": r.content, "key": r.key,
                          "source": r.source, "sup": r.superseded_by, "importance": r.importance,
-                         "created": r.created_at, "vec": vectors[i]}
+                         "created": r.created_at, "vec": vectors[i], "provenance": r.provenance}
                         for i, r in enumerate(made)
                     ])
             except UniqueViolation as exc:
@@ -330,6 +333,6 @@ def _cosine(vector: Any, q: np.ndarray) -> float:
 def _settle(scope: Scope, store: PostgresStore, rows: Sequence[Any], q: np.ndarray, k: int) -> list[tuple[MemoryRecord, float]]:
     """Rank the candidate rows exactly: best float64 cosine first, ties to the newer record; keep k."""
     q64 = q.astype(np.float64)
-    scored = [(store._record(scope, row), _cosine(row[11], q64)) for row in rows]
+    scored = [(store._record(scope, row), _cosine(row[_EMBEDDING], q64)) for row in rows]
     scored.sort(key=lambda pair: (-pair[1], -pair[0].seq))
     return scored[:k]

@@ -62,6 +62,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE UNIQUE INDEX records_one_current_text ON {s}.records (tenant_id, user_id, kind, coalesce(key, ''),"
         " md5(content)) WHERE superseded_by IS NULL AND NOT forgotten",
     ),
+    (  # version 3: where each memory came from (policy.provenance); earlier writes were the user's
+        "ALTER TABLE {s}.records ADD COLUMN provenance text NOT NULL DEFAULT 'user'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

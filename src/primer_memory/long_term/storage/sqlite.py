@@ -61,12 +61,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE records ADD COLUMN key_hash INTEGER NOT NULL DEFAULT 0",
         "UPDATE records SET text_hash = pm_text_hash(kind, key, content), key_hash = pm_key_hash(key)",
     ),
+    (  # version 3: where each memory came from (policy.provenance); earlier writes were the user's
+        "ALTER TABLE records ADD COLUMN provenance TEXT NOT NULL DEFAULT 'user'",
+    ),
 )
 """Append-only: version n is MIGRATIONS[n - 1]; a file is brought up to date by running what it lacks.
 (pm_text_hash and pm_key_hash are `partition.text_hash` and `key_hash`, registered on the connection.)"""
 SCHEMA_VERSION = len(MIGRATIONS)
 _TABLES = {"meta", "partitions", "records"}
-_COLUMNS = "id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten"
+_COLUMNS = ("id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten,"
+            " provenance")
 
 SELECT_ERASURES = "SELECT CAST(value AS INTEGER) FROM meta WHERE name = 'erasures'"
 COUNT_ERASURE = "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name = 'erasures'"
@@ -91,8 +95,8 @@ def select_seqs(count: int) -> str:
 
 INSERT_RECORD = (
     "INSERT INTO records (tenant_id, user_id, id, seq, kind, content, key, source, superseded_by,"
-    " importance, created_at, last_access, vector, text_hash, key_hash)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " importance, created_at, last_access, vector, text_hash, key_hash, provenance)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 MARK_SUPERSEDED = "UPDATE records SET superseded_by = ? WHERE tenant_id = ? AND user_id = ? AND seq = ?"
 UPSERT_PARTITION = (
@@ -187,9 +191,10 @@ class SQLiteStore:
 
     def _rows(self, sql: str, params: Sequence[object], scope: Scope) -> list[MemoryRecord]:
         records = []
-        for rid, seq, kind, content, key, source, sup, imp, created, last, gone in self._read(sql, params):
+        for rid, seq, kind, content, key, source, sup, imp, created, last, gone, origin in self._read(sql, params):
             forgotten = bool(gone) if isinstance(gone, int) and gone in (0, 1) else gone
-            record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, forgotten)
+            record = MemoryRecord(rid, scope, kind, content, key, source, seq, sup, imp, created, last, forgotten,
+                                  origin)
             problem = stored_record_problem(record)
             if problem is not None:
                 raise self._damaged(scope, seq, problem)
@@ -311,7 +316,7 @@ class SQLiteStore:
             made, superseded = make_records(scope, new, cache.next_seq, cache.generation, current)
             rows = [(tenant, user, r.id, r.seq, r.kind, r.content, r.key, r.source, r.superseded_by,
                      r.importance, r.created_at, r.last_access, vectors[i].tobytes(),
-                     text_hash(r.kind, r.key, r.content), key_hash(r.key)) for i, r in enumerate(made)]
+                     text_hash(r.kind, r.key, r.content), key_hash(r.key), r.provenance) for i, r in enumerate(made)]
             next_seq = cache.next_seq + len(made)
             self.conn.executemany(INSERT_RECORD, rows)
             self.conn.executemany(MARK_SUPERSEDED, [(superseded[rid], tenant, user, r.seq) for rid, r in stale.items()])
