@@ -12,16 +12,9 @@ from __future__ import annotations
 
 import re
 
+from ..checksums import icao_digit, valid
 from .id_scan import END, Names, first_valid
 from ..scan import Span, first_in_windows, has_upper, positions
-
-_VALUES = {**{str(d): d for d in range(10)}, **{chr(ord("A") + i): 10 + i for i in range(26)}, "<": 0}
-
-
-def icao_digit(field: str) -> str:
-    """The ICAO 9303 check digit of `field` (digits, capitals and '<'), weights 7, 3, 1 repeating."""
-    return str(sum(_VALUES[c] * (7, 3, 1)[i % 3] for i, c in enumerate(field)) % 10)
-
 
 def _checks(field: str, digit: str) -> bool:
     return digit.isdigit() and icao_digit(field) == digit
@@ -87,8 +80,8 @@ def find_bitlocker_key(text: str) -> Span | None:
     if "-" not in text:
         return None
     for match in _BITLOCKER.finditer(text):
-        groups = [int(g) for g in match.group().split("-")]
-        if all(g % 11 == 0 and g < 720_896 for g in groups) and len(set(groups)) > 2:
+        groups = match.group().split("-")  # each below 720,896 too (a 128-bit key in eight 16-bit blocks, times 11)
+        if valid("bitlocker_key", match.group()) and all(int(g) < 720_896 for g in groups) and len(set(groups)) > 2:
             return match.span()
     return None
 
