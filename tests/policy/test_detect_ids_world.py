@@ -238,6 +238,20 @@ def make_cl_rut(rng: random.Random, bad: str = "") -> str:
     return _valid("cl_rut", lambda: f"{body[:-6]}.{body[-6:-3]}.{body[-3:]}-", DIGITS + "K")
 
 
+def make_gb_nhs_number(rng: random.Random, bad: str = "") -> str:
+    n = _valid("gb_nhs", lambda: rng.choice("456789") + _digits(rng, 8))
+    return f"{n[:3]} {n[3:6]} {n[6:]}"
+
+
+def make_ca_health_number(rng: random.Random, bad: str = "") -> str:
+    n = _valid("ca_bc_phn", lambda: "9" + _digits(rng, 8))
+    return f"{n[:4]} {n[4:7]} {n[7:]}"
+
+
+def make_sg_nric(rng: random.Random, bad: str = "") -> str:
+    return _valid("sg_nric", lambda: rng.choice("STFGM") + _digits(rng, 7), UPPER)  # the own check (stdnum has none)
+
+
 def make_uk_sort_code_account(rng: random.Random, bad: str = "") -> str:
     return f"sort code {_digits(rng, 2)}-{_digits(rng, 2)}-{_digits(rng, 2)}, account {_digits(rng, 8)}"
 
@@ -358,6 +372,18 @@ CASES: dict[str, Case] = {
         "Mi RUT es {v}.",
         "RUT {v} para la boleta.",
         "Chilean tax ID {v}."), dated=False),
+    "gb_nhs_number": Case(make_gb_nhs_number, "NHS number", (
+        "My NHS number is {v}.",
+        "NHS no: {v} (for the GP surgery).",
+        "CHI number {v} for the clinic in Glasgow."), named=True, dated=False),
+    "ca_health_number": Case(make_ca_health_number, "PHN", (
+        "My PHN is {v}.",
+        "BC Services Card personal health number: {v}",
+        "Care card {v} for the walk-in clinic."), named=True, dated=False),
+    "sg_nric": Case(make_sg_nric, "NRIC", (
+        "My NRIC is {v}.",
+        "FIN {v} for the work pass application.",
+        "NRIC No.: {v}"), dated=False),
     "uk_sort_code_account": Case(make_uk_sort_code_account, "", (
         "Pay the deposit to {v}, name J Smith.",
         "My bank details: {v}.",

@@ -283,6 +283,40 @@ def _nik_ok(value: str) -> bool:
     return valid("id_nik", value)
 
 
+# Issue 22: health numbers by name, and Singapore's NRIC, each judged by python-stdnum or (NRIC) an own check.
+def find_gb_nhs_number(text: str) -> Span | None:
+    """A UK NHS number (or Scotland's CHI, Northern Ireland's H&C number, which share its mod 11 check): 10 digits,
+    printed 3-3-4 or bare, next to its name, as a phone number passes the check one time in eleven."""
+    return first_valid(_NHS, text, lambda v: valid("gb_nhs", v), _NHS_NAMES,
+                       (b" 0000000000", b" 000 000 0000", b" 000-000-0000"))
+
+
+_NHS = re.compile(rb" ([0-9]{10}|[0-9]{3}([ -])[0-9]{3}\2[0-9]{4}" + _GROUPED + b")" + END)
+_NHS_NAMES = Names("nhs", "chi number", "chi no", "community health index", "h&c number", "health and care number",
+                   "health & care number", cased=("CHI",))
+
+
+def find_ca_health_number(text: str) -> Span | None:
+    """A British Columbia personal health number (PHN, stdnum.ca.bc_phn): 9 then 9 digits, mod 11, named."""
+    return first_valid(_PHN, text, lambda v: valid("ca_bc_phn", v), _PHN_NAMES,
+                       (b" 0000000000", b" 0000 000 000", b" 0000-000-000"))
+
+
+_PHN = re.compile(rb" (9[0-9]{9}|9[0-9]{3}([ -])[0-9]{3}\2[0-9]{3}" + _GROUPED + b")" + END)
+_PHN_NAMES = Names("phn", "personal health number", "carecard", "care card", "health card", "services card",
+                   "msp number")
+
+
+def find_sg_nric(text: str) -> Span | None:
+    """A Singapore NRIC or FIN: S, T, F, G or M, seven digits and the check letter (an own check: stdnum has none).
+
+    The shape and its check letter count on their own, as a Spanish DNI's do."""
+    return first_valid(_NRIC, text, lambda v: valid("sg_nric", v), shapes=(b" A0000000A",))
+
+
+_NRIC = re.compile(rb" ([STFGM][0-9]{7}[A-Z])" + END)
+
+
 WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = EUROPE_ID_DETECTORS + (
     ("cn_resident_id", "a Chinese resident identity number (MOD 11-2 valid)", find_cn_resident_id,
      "110101199001011237"),
@@ -309,4 +343,9 @@ WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ..
     ("th_national_id", "a Thai national ID number (mod 11 check valid)", find_th_national_id, "1-1017-00230-70-8"),
     ("hu_taj_or_tax_id", "a Hungarian TAJ or tax identification number (check digit valid)", find_hu_ids,
      "TAJ 158 338 455; adóazonosító jel 8353813831"),
+    ("gb_nhs_number", "a UK NHS, CHI or H&C health number (mod 11 valid)", find_gb_nhs_number,
+     "NHS number 943 476 5919"),
+    ("ca_health_number", "a British Columbia personal health number (mod 11 valid)", find_ca_health_number,
+     "PHN 9123 456 780"),
+    ("sg_nric", "a Singapore NRIC or FIN (check letter valid)", find_sg_nric, "NRIC S1234567D"),
 )
