@@ -172,6 +172,8 @@ def _distinct(pattern: re.Pattern[bytes], text: str) -> Iterator[bytes]:
 def _placed(pattern: re.Pattern[bytes], text: str, value: bytes, names: Names | None) -> Span | None:
     """Where `value` first stands as a whole number (with a name near, if `names`), in text positions.
 
+    A number printed in groups must not follow another group of digits: "1234 123 456 789" is one longer run.
+
     With names, the loop runs over whichever is rarer, the number or its names, and the names around a
     copy are judged once per distinct stretch of text: a valid number repeated 50,000 times after
     125,000 names, none near it, costs a slice and a dict lookup per copy.
@@ -189,7 +191,8 @@ def _placed(pattern: re.Pattern[bytes], text: str, value: bytes, names: Names | 
             around = text[pos - 1 - reach if pos > reach else 0:pos + reach + len(value)]
             if judged.get(around, True):
                 match = pattern.match(found_view, pos - 1)
-                if match is not None and match.start(1) == pos and match.group(1) == value:
+                if (match is not None and match.start(1) == pos and match.group(1) == value
+                        and not (b" " in value and found_view[pos - 2:pos - 1].isdigit())):  # not groups of a longer run
                     span = (pos - 1, pos - 1 + len(value))
                     if names is None or names.near(text, *span):
                         return span

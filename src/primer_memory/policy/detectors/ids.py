@@ -32,7 +32,7 @@ def _bare_runs(text: str, length: int) -> list[re.Match[str]]:
     return [m for m in _RUN.finditer(text) if len(m.group()) == length
             and not (m.start() > 0 and _RUN_EDGE.match(text, m.start() - 1))
             and not _RUN_EDGE.match(text, m.end())]
-_SIN = re.compile(r"(\d(?<![\d-]\d)\d\d([ -]?)\d{3}\2\d{3})(?![\d-])")
+_SIN = re.compile(r"(\d(?<![\d-]\d)(?<!\d[ -]\d)\d\d([ -]?)\d{3}\2\d{3})(?![\d-])(?![ -]\d)")  # no more groups
 _INSEE = re.compile(r"[12](?<![\dA-Za-z][12]) ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}"
                     r"(?!\d)")
 _NINO = re.compile(r"[A-CEGHJ-PR-TW-Z](?<![A-Za-z0-9].)[A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
