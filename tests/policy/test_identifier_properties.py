@@ -93,6 +93,7 @@ def test_a_valid_number_inside_a_longer_digit_run_is_not_found(name: str, rng: r
     else:
         bare = re.sub(r"[ .\-/]", "", value)
         assume(bare[:1].isdigit() and bare[-1:].isdigit())  # glued digits would only make a letter-led id a word
+        assume(not _accepted(name, before + bare + after))  # a longer number that is itself one (a Medicare IRN)
         text = f"{CASES[name].label} {before}{bare}{after}"
     assert FINDERS[name](text) is None, text
 
@@ -152,3 +153,32 @@ def test_cards_ibans_and_the_first_ids_obey_the_same_three_properties(
     if " " in value and kind != "luhn":  # a card inside a run of groups is the card detector's design: windows
         assert find(f"my {name} is {glue.ljust(4, '1')} {value} thanks") is None
         assert find(f"my {name} is {value} {glue.ljust(4, '1')} thanks") is None
+
+
+# ------------------------------------------------------------------ driving licences next to their name (no check)
+
+_LICENCE_NAMES = ["driver license", "driver's licence", "driving licence", "Führerschein Nr.", "DL#", "rijbewijs"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(name=st.sampled_from(_LICENCE_NAMES), letter=st.sampled_from(UPPER),
+       groups=st.lists(st.text(DIGITS, min_size=2, max_size=4), min_size=2, max_size=4))
+def test_a_licence_in_dashed_groups_is_found_whole_next_to_its_name(name: str, letter: str, groups: list[str]) -> None:
+    """Class: letter-led licence numbers printed in dashed groups (Florida, Illinois, Wisconsin, Maryland forms)."""
+    from primer_memory.policy.detectors.documents import find_driving_licence
+
+    value = letter + "-".join(groups)
+    assume(sum(c.isdigit() for c in value) >= 6 and len(set(value) - {"-"}) > 2)  # not a placeholder like A00-00-00
+    text = f"Scan of my {name} {value} attached."
+    span = find_driving_licence(text)
+    assert span is not None and text[span[0]:span[1]] == value, text
+    assert find_driving_licence(f"Scan of my card {value} attached.") is None  # not without its name
+
+
+def test_dates_and_phone_numbers_next_to_a_licence_name_are_not_licences() -> None:
+    from primer_memory.policy.detectors.documents import find_driving_licence
+
+    for text in ("driver license expires 2027-03-15", "driver licence office: 555-123-4567", "DL renewal 12-31-2026",
+                 "driving licence category B and BE", "UK driving licence MORGA 657054 SM9IJ"):
+        found = find_driving_licence(text)
+        assert (found is not None) == text.startswith("UK"), text
