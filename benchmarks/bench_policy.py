@@ -16,6 +16,8 @@ counted once on arrival, then only its tune half was tuned on:
   sixth    (round 6) 66/91,  84/107        round 7: 93/107; round 8: 94/107 (87.9%)
   seventh  (round 7) 91/106, 92/110        round 8: 92/110 (83.6%): its tune half went 91 -> 106/106,
                                            and the held-out count did not move
+  issue 22 (classes reported from other texts, not tuned on any half: NHS numbers, Singapore NRIC):
+           fourth 95/102, fifth 84/97, sixth 95/107, seventh 94/110
 
 Before tuning on them, held-out halves scored 69% (third, 129/187), 72% (independent after round 2,
 90/125), 87% (fourth), 76% (fifth), 79% (sixth) and 84% (seventh): that figure is the honest one for
