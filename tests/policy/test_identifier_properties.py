@@ -182,3 +182,19 @@ def test_dates_and_phone_numbers_next_to_a_licence_name_are_not_licences() -> No
                  "driving licence category B and BE", "UK driving licence MORGA 657054 SM9IJ"):
         found = find_driving_licence(text)
         assert (found is not None) == text.startswith("UK"), text
+
+
+def test_a_sixteen_digit_booking_reference_is_not_a_twelve_digit_aadhaar() -> None:
+    """Issue 22's example: three groups of a longer run of groups are no Aadhaar (main read one in each of these)."""
+    for body in ("82345678901", "92345678901"):
+        aadhaar = complete("in_aadhaar", body)
+        assert aadhaar is not None
+        grouped = f"{aadhaar[:4]} {aadhaar[4:8]} {aadhaar[8:]}"
+        assert review_detector(f"Aadhaar {grouped}") == "in_aadhaar"
+        assert review_detector(f"Booking reference {grouped} 4567") is None
+
+
+def review_detector(text: str) -> str | None:
+    from primer_memory.policy.review import review
+
+    return review(text).detector
