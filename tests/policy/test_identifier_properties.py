@@ -13,13 +13,13 @@ from collections.abc import Callable
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from test_detect_ids_world import CASES, FINDERS, UPPER
 
 from primer_memory.policy.checksums import compact, complete, valid
 from primer_memory.policy.detectors import ids
 from primer_memory.policy.detectors.card_windows import card_issued
 from primer_memory.policy.detectors.numbers import _find_card, _find_iban
 from primer_memory.policy.review import redact
-from test_detect_ids_world import CASES, FINDERS, UPPER
 
 DIGITS = "0123456789"
 
@@ -105,7 +105,7 @@ def test_a_valid_number_inside_a_longer_digit_run_is_not_found(name: str, rng: r
 def _ids_values(draw: st.DrawFn) -> tuple[Callable[[str], object], str, str, str]:
     """(finder, kind, name, value) for the formats detectors/ids.py and numbers.py judge by stdnum."""
     choice = draw(st.sampled_from(["dni", "aadhaar", "aadhaar_bare", "cpf", "sin", "card", "iban"]))
-    digits = lambda n: draw(st.text(DIGITS, min_size=n, max_size=n))  # noqa: E731
+    digits = lambda n: draw(st.text(DIGITS, min_size=n, max_size=n))
     if choice == "dni":
         value = _valid("es_dni", str(draw(st.integers(10**7, 10**8 - 1))), UPPER)
         return ids.find_es_dni, "es_dni", "DNI", value or ""

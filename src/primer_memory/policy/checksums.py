@@ -156,7 +156,7 @@ def valid(kind: str, value: str) -> bool:
         return True
     try:
         date = born(value)
-    except Exception:  # stdnum's own errors, or a part it leaves unknown (Belgian numbers with month 00)
+    except ValueError:  # stdnum's errors are ValueErrors: a part it leaves unknown (a Belgian month 00)
         return True
     return date is None or date <= LATEST_BIRTH_DATE
 
@@ -235,7 +235,9 @@ def au_medicare_valid(value: str) -> bool:
 def mx_clabe_valid(value: str) -> bool:
     """Banxico's CLABE: 18 digits, products of weights 3,7,1 mod 10 summed, and 10 minus that mod 10 last."""
     digits = [int(c) for c in value if c.isdigit()]
-    return len(digits) == 18 and (10 - sum(d * w % 10 for d, w in zip(digits[:17], (3, 7, 1) * 6)) % 10) % 10 == digits[17]
+    if len(digits) != 18:
+        return False
+    return (10 - sum(d * w % 10 for d, w in zip(digits[:17], (3, 7, 1) * 6)) % 10) % 10 == digits[17]
 
 
 _ICAO = {**{str(d): d for d in range(10)}, **{chr(ord("A") + i): 10 + i for i in range(26)}, "<": 0}

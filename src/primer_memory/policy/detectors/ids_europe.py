@@ -1,8 +1,9 @@
-"""European national identifiers that detect_ids does not cover, each checked the way its specification says.
+"""European national identifiers that detectors/ids.py does not cover, each judged by python-stdnum.
 
-python-stdnum judges every candidate (`checksums.valid`): its check (mod 11, mod 97, ISO 7064,
-Luhn, mod 31) and the birth date it encodes; the Russian SNILS, which stdnum lacks, has an own check. A format whose written shape is distinctive (Belgian YY.MM.DD-XXX.CC, Swedish
-YYMMDD-XXXX, Finnish HETU, Swiss 756.XXXX.XXXX.XX) counts on its own; a bare run of digits with one
+python-stdnum judges every candidate (`checksums.valid`): its check (mod 11, mod 97, ISO 7064, Luhn,
+mod 31) and the birth date it encodes; the Russian SNILS, which stdnum lacks, has an own check. A
+format whose written shape is distinctive (Belgian YY.MM.DD-XXX.CC, Swedish YYMMDD-XXXX, Finnish
+HETU, Swiss 756.XXXX.XXXX.XX) counts on its own; a bare run of digits with one
 check digit passes by chance one time in ten or eleven, so it counts only next to its name.
 """
 

@@ -1,8 +1,8 @@
-"""National identifiers and bank details of the rest of the world, each checked the way its specification says.
+"""National identifiers and bank details of the rest of the world, each judged by python-stdnum.
 
 As in ids_europe: python-stdnum judges check digits and birth dates (`checksums.valid`; the Hungarian
-TAJ and tax number and the Australian Medicare card, which it lacks, have own checks), distinctive printed shapes count
-on their own, and a number too weak alone (no public check, or one check digit on a bare run of
+TAJ and tax number, the Australian Medicare card and the Singapore NRIC, which it lacks, have own
+checks), distinctive printed shapes count on their own, and a number too weak alone (no public check, or one check digit on a bare run of
 digits) counts only next to its name. Bank details count as a pair: a UK sort code or an Australian
 BSB with an account number beside it. `WORLD_ID_DETECTORS` lists both modules' detectors.
 """
