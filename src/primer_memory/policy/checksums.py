@@ -11,6 +11,8 @@ Own checks remain only for formats python-stdnum 2.2 lacks (OWN_CHECKS says why 
 Singapore NRIC/FIN letter, the Russian SNILS, the Hungarian TAJ and tax number, the Australian
 Medicare card, the Mexican CLABE, the ICAO 9303 check digit of passports' machine-readable zones,
 BitLocker recovery keys, and Swedish coordination numbers (stdnum reads the day + 60 as no date).
+Wallet private keys (WIF, xprv, nsec) keep their base58check and bech32 checksums in detectors/hashes.py:
+stdnum.bitcoin reads addresses, not keys.
 """
 
 from __future__ import annotations
