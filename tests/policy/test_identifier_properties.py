@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_detect_ids_world import CASES, FINDERS, UPPER
+from id_values import UPPER
+from test_detect_ids_world import CASES, FINDERS
 
 from primer_memory.policy.checksums import compact, complete, valid
 from primer_memory.policy.detectors import ids
