@@ -41,6 +41,7 @@ KINDS: dict[str, str] = {
 ALSO: dict[str, Callable[[str], bool]] = {  # a second reading the same detector accepts
     "be_national_number": lambda v: valid("be_bis", v),
     "se_personnummer": lambda v: valid("se_coordination", v),
+    "ca_health_number": lambda v: valid("luhn", re.sub(r"\D", "", v)),  # Ontario's OHIP number, by "health number"
 }
 
 
@@ -199,3 +200,23 @@ def review_detector(text: str) -> str | None:
     from primer_memory.policy.review import review
 
     return review(text).detector
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.text(DIGITS, min_size=9, max_size=9), version=st.sampled_from(["", "-AB", " XY"]),
+       shift=st.integers(1, 9))
+def test_an_ontario_health_number_is_found_by_name_while_luhn_holds(body: str, version: str, shift: int) -> None:
+    """Class: OHIP numbers (10 digits, stdnum.luhn, an optional version code) after their name."""
+    from primer_memory.policy.detectors.ids_world import find_ca_health_number
+
+    number = complete("luhn", body)
+    assert number is not None
+    assume(number[0] != "9" or not valid("ca_bc_phn", number))
+    value = f"{number[:4]}-{number[4:7]}-{number[7:]}{version.replace(' ', '-')}"
+    text = f"Ontario health card {value}, please keep it"
+    span = find_ca_health_number(text)
+    assert span is not None and text[span[0]:span[1]] == value, text
+    wrong = number[:-1] + str((int(number[-1]) + shift) % 10)
+    assume(not valid("ca_bc_phn", wrong))
+    assert find_ca_health_number(f"OHIP {wrong}") is None
+    assert find_ca_health_number(f"Order {number}") is None

@@ -297,14 +297,20 @@ _NHS_NAMES = Names("nhs", "chi number", "chi no", "community health index", "h&c
 
 
 def find_ca_health_number(text: str) -> Span | None:
-    """A British Columbia personal health number (PHN, stdnum.ca.bc_phn): 9 then 9 digits, mod 11, named."""
+    """A Canadian health card number, named: British Columbia's PHN (9 then 9 digits, stdnum.ca.bc_phn's mod 11) or
+    Ontario's OHIP number (10 digits, stdnum.luhn, perhaps a two-letter version code)."""
     return first_valid(_PHN, text, lambda v: valid("ca_bc_phn", v), _PHN_NAMES,
-                       (b" 0000000000", b" 0000 000 000", b" 0000-000-000"))
+                       (b" 0000000000", b" 0000 000 000", b" 0000-000-000")) or first_valid(
+        _OHIP, text, lambda v: valid("luhn", digits_of(v)[:10]), _OHIP_NAMES,
+        (b" 0000000000", b" 0000 000 000", b" 0000-000-000"))
 
 
 _PHN = re.compile(rb" (9[0-9]{9}|9[0-9]{3}([ -])[0-9]{3}\2[0-9]{3}" + _GROUPED + b")" + END)
 _PHN_NAMES = Names("phn", "personal health number", "carecard", "care card", "health card", "services card",
                    "msp number")
+_OHIP = re.compile(rb" ([0-9]{10}(?:[ -]?[A-Z]{2})?|[0-9]{4}([ -])[0-9]{3}\2[0-9]{3}(?:\2[A-Z]{2})?" + _GROUPED + b")"
+                   + END)
+_OHIP_NAMES = Names("ohip", "ontario health", "health card", "health number")
 
 
 def find_sg_nric(text: str) -> Span | None:
@@ -345,7 +351,7 @@ WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ..
      "TAJ 158 338 455; adóazonosító jel 8353813831"),
     ("gb_nhs_number", "a UK NHS, CHI or H&C health number (mod 11 valid)", find_gb_nhs_number,
      "NHS number 943 476 5919"),
-    ("ca_health_number", "a British Columbia personal health number (mod 11 valid)", find_ca_health_number,
+    ("ca_health_number", "a Canadian health card number, BC PHN or OHIP (check valid)", find_ca_health_number,
      "PHN 9123 456 780"),
     ("sg_nric", "a Singapore NRIC or FIN (check letter valid)", find_sg_nric, "NRIC S1234567D"),
 )
