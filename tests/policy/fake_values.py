@@ -1,9 +1,9 @@
 """Fake secret values for the policy tests, each built from its format's public description.
 
 Every value is generated from a seeded `random.Random`, so nothing live-looking sits in the
-source and a rerun gives the same corpus. Checksums are computed the way each specification
-says (Luhn, mod-97, mod-11, mod-23, Verhoeff, the codice fiscale's odd/even tables), so a
-valid value here is valid for a detector that checks, and an invalid one is a real near miss.
+source and a rerun gives the same corpus. Check characters come from python-stdnum (through
+`checksums.complete`, or stdnum's own calc_check_digits for an IBAN's middle), so a valid value
+here is valid for the detector that asks stdnum, and an invalid one is a real near miss.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ import random
 import string
 from urllib.parse import quote
 
-from primer_memory.policy.checksums import (DNI_LETTERS, codice_fiscale_letter, cpf_complete, iban_complete,
-                                           luhn_digit, verhoeff_digit)
+from collections.abc import Callable
+
+from stdnum import iban as stdnum_iban
+
+from primer_memory.policy.checksums import complete
 
 UPPER = string.ascii_uppercase
 LOWER = string.ascii_lowercase
@@ -49,47 +52,49 @@ def b64url_json(data: dict[str, object]) -> str:
 # --------------------------------------------------------------------------- national identifiers
 
 
+def completed(rng: random.Random, kind: str, body: Callable[[], str], alphabet: str = DIGITS, width: int = 1) -> str:
+    """A body from `body()` completed by python-stdnum to a valid `kind`; a body no ending makes valid is redrawn."""
+    while (value := complete(kind, body(), alphabet, width)) is None:
+        pass
+    return value
+
+
 def fake_dni(rng: random.Random) -> str:
     if rng.random() < 0.3:  # NIE for foreigners: X/Y/Z stand for 0/1/2
-        prefix = rng.choice("XYZ")
-        number = chars(rng, DIGITS, 7)
-        return f"{prefix}{number}{DNI_LETTERS[int(str('XYZ'.index(prefix)) + number) % 23]}"
-    number = f"{rng.randrange(10**7, 10**8)}"
-    return f"{number}{DNI_LETTERS[int(number) % 23]}"
+        return completed(rng, "es_nie", lambda: rng.choice("XYZ") + chars(rng, DIGITS, 7), UPPER)
+    return completed(rng, "es_dni", lambda: f"{rng.randrange(10**7, 10**8)}", UPPER)
 
 
 def fake_codice_fiscale(rng: random.Random) -> str:
-    body = (chars(rng, "BCDFGHLMNPRSTVZ", 6) + f"{rng.randrange(40, 100):02d}" + rng.choice("ABCDEHLMPRST")
-            + f"{rng.choice([rng.randrange(1, 32), rng.randrange(41, 72)]):02d}" + rng.choice("ABCDEFGHLMZ")
-            + chars(rng, DIGITS, 3))
-    return body + codice_fiscale_letter(body)
+    return completed(rng, "it_codice_fiscale", lambda: (
+        chars(rng, "BCDFGHLMNPRSTVZ", 6) + f"{rng.randrange(40, 100):02d}" + rng.choice("ABCDEHLMPRST")
+        + f"{rng.choice([rng.randrange(1, 32), rng.randrange(41, 72)]):02d}" + rng.choice("ABCDEFGHLMZ")
+        + chars(rng, DIGITS, 3)), UPPER)
 
 
 def fake_aadhaar(rng: random.Random) -> str:
-    body = rng.choice("23456789") + chars(rng, DIGITS, 10)
-    number = body + verhoeff_digit(body)
+    number = completed(rng, "in_aadhaar", lambda: rng.choice("23456789") + chars(rng, DIGITS, 10))
     return " ".join(number[i:i + 4] for i in range(0, 12, 4)) if rng.random() < 0.7 else number
 
 
 def fake_cpf(rng: random.Random) -> str:
-    n = cpf_complete(chars(rng, DIGITS, 9))
+    n = completed(rng, "br_cpf", lambda: chars(rng, DIGITS, 9), width=2)
     return f"{n[:3]}.{n[3:6]}.{n[6:9]}-{n[9:]}" if rng.random() < 0.7 else n
 
 
 def fake_sin(rng: random.Random) -> str:
-    body = rng.choice("1234567") + chars(rng, DIGITS, 7)
-    n = body + luhn_digit(body)
+    n = completed(rng, "ca_sin", lambda: rng.choice("1234567") + chars(rng, DIGITS, 7))
     return rng.choice([f"{n[:3]}-{n[3:6]}-{n[6:]}", f"{n[:3]} {n[3:6]} {n[6:]}"])
 
 
 def fake_insee(rng: random.Random) -> str:
-    """French NIR: sex, year, month, department, commune, order, then the key 97 - (n mod 97)."""
+    """French NIR: sex, year, month, department, commune, order, then the two-digit key stdnum computes."""
     sex, year, month = rng.choice("12"), f"{rng.randrange(100):02d}", f"{rng.randrange(1, 13):02d}"
     dept, commune = f"{rng.randrange(1, 96):02d}", f"{rng.randrange(1, 1000):03d}"
     order = f"{rng.randrange(1, 1000):03d}"
-    n = sex + year + month + dept + commune + order
-    key = f"{97 - int(n) % 97:02d}"
-    return rng.choice([f"{sex} {year} {month} {dept} {commune} {order} {key}", n + key])
+    n = complete("fr_nir", sex + year + month + dept + commune + order, width=2)
+    assert n is not None  # every 13-digit body has exactly one key
+    return rng.choice([f"{sex} {year} {month} {dept} {commune} {order} {n[13:]}", n])
 
 
 def fake_uk_ni(rng: random.Random) -> str:
@@ -117,8 +122,7 @@ def fake_ssn(rng: random.Random) -> str:
 def fake_card(rng: random.Random) -> str:
     prefix, length = rng.choice([("4", 16), ("51", 16), ("55", 16), ("2221", 16), ("34", 15), ("37", 15),
                                  ("6011", 16), ("65", 16), ("3530", 16), ("36", 14), ("62", 16)])
-    body = prefix + chars(rng, DIGITS, length - len(prefix) - 1)
-    number = body + luhn_digit(body)
+    number = completed(rng, "luhn", lambda: prefix + chars(rng, DIGITS, length - len(prefix) - 1))
     grouped = " ".join(number[i:i + 4] for i in range(0, len(number), 4))
     return rng.choice([number, grouped, grouped.replace(" ", "-")])
 
@@ -129,7 +133,7 @@ def fake_iban(rng: random.Random) -> str:
     bban = chars(rng, DIGITS, length - 4)
     if country in {"GB", "NL"}:
         bban = chars(rng, UPPER, 4) + bban[4:]
-    iban = iban_complete(country, bban)
+    iban = country + stdnum_iban.calc_check_digits(country + "00" + bban) + bban
     return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4)) if rng.random() < 0.5 else iban
 
 

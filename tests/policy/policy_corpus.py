@@ -17,12 +17,14 @@ from dataclasses import dataclass
 
 from fake_values import BASE62, B64URL, DIGITS, HEX, LOWER, UPPER, chars, fake_iban, mixed
 from fake_values import b64url_json as b64url
-from primer_memory.policy.checksums import luhn_digit
+from primer_memory.policy.checksums import complete
 
 
 def luhn_complete(prefix_and_body: str) -> str:
-    """Append the Luhn check digit."""
-    return prefix_and_body + luhn_digit(prefix_and_body)
+    """Append the Luhn check digit stdnum.luhn takes."""
+    value = complete("luhn", prefix_and_body)
+    assert value is not None  # one of ten digits always completes a Luhn number
+    return value
 
 
 @dataclass(frozen=True)

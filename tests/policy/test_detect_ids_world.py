@@ -1,7 +1,7 @@
 """The world national-id detectors: valid numbers are found in sentences, near misses are not.
 
-Every valid number here is built by a generator below from its format's public specification (the
-check computed, the date real), so a wrong check digit or an impossible date is a real near miss.
+Every valid number here is built by a generator in id_values.py and completed by python-stdnum itself
+(the check character that makes it valid), so a wrong check digit or an impossible date is a real near miss.
 Adversarial inputs check correctness only (None or a span inside the text); speed is measured by hand.
 """
 
@@ -17,225 +17,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer_memory.policy.checksums import luhn_digit
+from stdnum import luhn
+from stdnum.cn import ric
+from stdnum.fi import hetu
+from stdnum.pl import pesel
+
+from id_values import (_HETU_CHECKS, DIGITS, UPPER, make_ar_cuit, make_au_bsb_account, make_au_medicare, make_au_tfn,
+    make_be_national_number, make_ca_health_number, make_ch_ahv, make_cl_rut, make_cn_resident_id, make_de_steuer_id,
+    make_dk_cpr, make_fi_hetu, make_gb_nhs_number, make_ie_ppsn, make_il_teudat_zehut, make_in_pan,
+    make_jp_my_number, make_kr_rrn, make_mx_curp, make_nl_bsn, make_no_fodselsnummer, make_pl_pesel, make_pt_nif,
+    make_ro_cnp, make_se_personnummer, make_sg_nric, make_tr_kimlik, make_uk_sort_code_account, make_za_id)
+from primer_memory.policy.checksums import complete, valid
 from primer_memory.policy.detectors.ids_world import WORLD_ID_DETECTORS
 from primer_memory.policy.scan import Span
 
 FINDERS = {name: find for name, _, find, _ in WORLD_ID_DETECTORS}
-DIGITS = "0123456789"
-
-
-def _digits(rng: random.Random, n: int) -> str:
-    return "".join(rng.choice(DIGITS) for _ in range(n))
-
-
-def _date(rng: random.Random, lo: int = 1940, hi: int = 1999) -> tuple[int, int, int]:
-    return rng.randint(lo, hi), rng.randint(1, 12), rng.randint(1, 28)
-
-
-def _weighted(digits: str, weights: tuple[int, ...]) -> int:
-    return sum(int(d) * w for d, w in zip(digits, weights))
-
-
-# --------------------------------------------------------------------------- generators, one per format
-# Each takes an rng and `bad`: "" for a valid number, "date" for an impossible date with a correct check.
-
-
-def make_nl_bsn(rng: random.Random, bad: str = "") -> str:
-    while True:  # the eleven test: 9*d1 + 8*d2 + ... + 2*d8 - d9 divisible by 11
-        body = rng.choice("123456789") + _digits(rng, 7)
-        check = _weighted(body, (9, 8, 7, 6, 5, 4, 3, 2)) % 11
-        if check < 10:
-            return body + str(check)
-
-
-def make_be_national_number(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng, 1940, 2015)
-    month = 13 if bad == "date" else month
-    body = f"{year % 100:02d}{month:02d}{day:02d}{rng.randint(1, 997):03d}"
-    check = 97 - int(("2" if year >= 2000 else "") + body) % 97  # born from 2000 on: a '2' put first
-    n = f"{body}{check:02d}"
-    return f"{n[:2]}.{n[2:4]}.{n[4:6]}-{n[6:9]}.{n[9:]}"
-
-
-def make_de_steuer_id(rng: random.Random, bad: str = "") -> str:
-    while True:  # ten digits, first not 0, exactly one digit twice; ISO 7064 MOD 11,10 check
-        chosen = rng.sample(DIGITS, 9)
-        body = "".join(rng.sample(chosen + [chosen[0]], 10))
-        if body[0] != "0":
-            break
-    product = 10
-    for ch in body:
-        total = (int(ch) + product) % 10 or 10
-        product = total * 2 % 11
-    return body + str((11 - product) % 10)
-
-
-def make_se_personnummer(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    day = 32 if bad == "date" else day
-    body = f"{year % 100:02d}{month:02d}{day:02d}{_digits(rng, 3)}"
-    n = body + luhn_digit(body)
-    return f"{n[:6]}-{n[6:]}"
-
-
-def _no_complete(body: str) -> str | None:
-    """Nine digits and their two mod-11 check digits (weights 3,7,6,1,8,9,4,5,2 then 5,4,3,2,7,6,5,4,3,2)."""
-    k1 = (11 - _weighted(body, (3, 7, 6, 1, 8, 9, 4, 5, 2)) % 11) % 11
-    k2 = (11 - _weighted(body + str(k1), (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11) % 11
-    return f"{body}{k1}{k2}" if k1 < 10 and k2 < 10 else None
-
-
-def make_no_fodselsnummer(rng: random.Random, bad: str = "") -> str:
-    while True:
-        year, month, day = _date(rng)
-        month = 13 if bad == "date" else month
-        day += 40 if bad == "d-number" else 0  # a D-number adds 40 to the day
-        number = _no_complete(f"{day:02d}{month:02d}{year % 100:02d}{rng.randint(0, 499):03d}")  # 000-499: 1900s
-        if number is not None:
-            return number
-
-
-def make_dk_cpr(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    month = 13 if bad == "date" else month
-    return f"{day:02d}{month:02d}{year % 100:02d}-{rng.choice('0123')}{_digits(rng, 3)}"  # 0-3: born 1900s
-
-
-def make_fi_hetu(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    day = 30 if bad == "date" else day
-    month = 2 if bad == "date" else month
-    individual = f"{rng.randint(2, 899):03d}"
-    core = f"{day:02d}{month:02d}{year % 100:02d}"
-    return f"{core}-{individual}" + "0123456789ABCDEFHJKLMNPRSTUVWXY"[int(core + individual) % 31]
-
-
-def make_pl_pesel(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng, 1940, 2015)
-    month += 20 if year >= 2000 else 0  # the century is in the month
-    month = 13 if bad == "date" else month
-    body = f"{year % 100:02d}{month:02d}{day:02d}{_digits(rng, 4)}"
-    return body + str((10 - _weighted(body, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)) % 10) % 10)
-
-
-def make_pt_nif(rng: random.Random, bad: str = "") -> str:
-    body = rng.choice("123") + _digits(rng, 7)
-    return body + str((11 - _weighted(body, (9, 8, 7, 6, 5, 4, 3, 2)) % 11) % 11 % 10)
-
-
-def make_ch_ahv(rng: random.Random, bad: str = "") -> str:
-    body = "756" + _digits(rng, 9)
-    n = body + str((10 - _weighted(body, (1, 3) * 6) % 10) % 10)  # EAN-13
-    return f"{n[:3]}.{n[3:7]}.{n[7:11]}.{n[11:]}"
-
-
-def make_ie_ppsn(rng: random.Random, bad: str = "") -> str:
-    body = _digits(rng, 7)
-    return body + "WABCDEFGHIJKLMNOPQRSTUV"[_weighted(body, (8, 7, 6, 5, 4, 3, 2)) % 23]
-
-
-def make_ro_cnp(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    month = 13 if bad == "date" else month
-    body = f"{rng.choice('12')}{year % 100:02d}{month:02d}{day:02d}{rng.randint(1, 40):02d}{_digits(rng, 3)}"
-    check = _weighted(body, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
-    return body + ("1" if check == 10 else str(check))
-
-
-def make_cn_resident_id(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    month = 13 if bad == "date" else month
-    body = f"{rng.choice(['11', '31', '44', '51'])}{_digits(rng, 4)}{year}{month:02d}{day:02d}{_digits(rng, 3)}"
-    weights = tuple(2 ** (17 - i) % 11 for i in range(17))
-    return body + "10X98765432"[_weighted(body, weights) % 11]
-
-
-def make_in_pan(rng: random.Random, bad: str = "") -> str:
-    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(5))  # the 4th a holder type:
-    return f"{letters[:3]}{rng.choice('PCHF')}{letters[3]}{rng.randint(1, 9999):04d}{letters[4]}"  # person, company...
-
-
-def make_kr_rrn(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    month = 13 if bad == "date" else month
-    body = f"{year % 100:02d}{month:02d}{day:02d}{rng.choice('12')}{rng.randint(0, 96):02d}{_digits(rng, 3)}"
-    check = (11 - _weighted(body, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)) % 11) % 10
-    return f"{body[:6]}-{body[6:]}{check}"
-
-
-def make_jp_my_number(rng: random.Random, bad: str = "") -> str:
-    body = _digits(rng, 11)
-    remainder = _weighted(body, (6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
-    n = body + str(0 if remainder <= 1 else 11 - remainder)
-    return f"{n[:4]} {n[4:8]} {n[8:]}"
-
-
-def make_mx_curp(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    month = 13 if bad == "date" else month
-    body = (rng.choice("BGHMPR") + rng.choice("AEIOU") + rng.choice("RS") + rng.choice("AEIO")
-            + f"{year % 100:02d}{month:02d}{day:02d}" + rng.choice("HM") + rng.choice(["DF", "JC", "NL", "VZ"])
-            + "".join(rng.choice("BCDFGLMNRST") for _ in range(3)) + rng.choice(DIGITS))
-    values = "0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ"
-    total = sum(values.index(c) * (18 - i) for i, c in enumerate(body))
-    return body + str((10 - total % 10) % 10)
-
-
-def make_ar_cuit(rng: random.Random, bad: str = "") -> str:
-    while True:
-        body = rng.choice(["20", "23", "27", "30"]) + _digits(rng, 8)
-        check = 11 - _weighted(body, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
-        if check != 10:
-            return f"{body[:2]}-{body[2:]}-{check % 11}"
-
-
-def make_za_id(rng: random.Random, bad: str = "") -> str:
-    year, month, day = _date(rng)
-    month = 13 if bad == "date" else month
-    body = f"{year % 100:02d}{month:02d}{day:02d}{_digits(rng, 4)}{rng.choice('01')}8"
-    return body + luhn_digit(body)
-
-
-def make_au_tfn(rng: random.Random, bad: str = "") -> str:
-    while True:  # nine digits whose weighted sum (1,4,3,7,5,8,6,9,10) is divisible by 11
-        body = rng.choice("123456789") + _digits(rng, 7)
-        for last in DIGITS:
-            if _weighted(body + last, (1, 4, 3, 7, 5, 8, 6, 9, 10)) % 11 == 0:
-                return f"{body[:3]} {body[3:6]} {body[6:]}{last}"
-
-
-def make_au_medicare(rng: random.Random, bad: str = "") -> str:
-    body = rng.choice("23456") + _digits(rng, 7)
-    check = _weighted(body, (1, 3, 7, 9, 1, 3, 7, 9)) % 10
-    return f"{body[:4]} {body[4:]}{check} {rng.randint(1, 9)}"
-
-
-def make_tr_kimlik(rng: random.Random, bad: str = "") -> str:
-    d = [rng.randint(1, 9)] + [rng.randint(0, 9) for _ in range(8)]
-    d.append((7 * sum(d[0:9:2]) - sum(d[1:8:2])) % 10)
-    d.append(sum(d) % 10)
-    return "".join(map(str, d))
-
-
-def make_il_teudat_zehut(rng: random.Random, bad: str = "") -> str:
-    body = rng.choice("0123") + rng.choice("123456789") + _digits(rng, 6)
-    return body + luhn_digit(body)
-
-
-def make_cl_rut(rng: random.Random, bad: str = "") -> str:
-    body = str(rng.randint(5_000_000, 25_999_999))
-    total = sum(int(d) * (2 + i % 6) for i, d in enumerate(reversed(body)))
-    check = {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11))
-    return f"{body[:-6]}.{body[-6:-3]}.{body[-3:]}-{check}"
-
-
-def make_uk_sort_code_account(rng: random.Random, bad: str = "") -> str:
-    return f"sort code {_digits(rng, 2)}-{_digits(rng, 2)}-{_digits(rng, 2)}, account {_digits(rng, 8)}"
-
-
-def make_au_bsb_account(rng: random.Random, bad: str = "") -> str:
-    return f"BSB {_digits(rng, 3)}-{_digits(rng, 3)}, account number {_digits(rng, 9)}"
 
 
 # --------------------------------------------------------------------------- the cases
@@ -350,6 +146,18 @@ CASES: dict[str, Case] = {
         "Mi RUT es {v}.",
         "RUT {v} para la boleta.",
         "Chilean tax ID {v}."), dated=False),
+    "gb_nhs_number": Case(make_gb_nhs_number, "NHS number", (
+        "My NHS number is {v}.",
+        "NHS no: {v} (for the GP surgery).",
+        "CHI number {v} for the clinic in Glasgow."), named=True, dated=False),
+    "ca_health_number": Case(make_ca_health_number, "PHN", (
+        "My PHN is {v}.",
+        "BC Services Card personal health number: {v}",
+        "Care card {v} for the walk-in clinic."), named=True, dated=False),
+    "sg_nric": Case(make_sg_nric, "NRIC", (
+        "My NRIC is {v}.",
+        "FIN {v} for the work pass application.",
+        "NRIC No.: {v}"), dated=False),
     "uk_sort_code_account": Case(make_uk_sort_code_account, "", (
         "Pay the deposit to {v}, name J Smith.",
         "My bank details: {v}.",
@@ -371,10 +179,7 @@ def _break_check(name: str, value: str) -> str:
     if name == "au_medicare":  # the check digit is the 9th digit: "2123 4567C 1"
         i = 9
     elif name == "be_national_number":  # two check digits; avoid landing on the other century's valid pair
-        body = value.replace(".", "").replace("-", "")
-        valid = {97 - int(body[:9]) % 97, 97 - int("2" + body[:9]) % 97}
-        wrong = next(c for c in range(1, 98) if c not in valid)
-        return value[:-2] + f"{wrong:02d}"
+        return next(value[:-2] + f"{c:02d}" for c in range(1, 98) if not valid("be_nn", value[:-2] + f"{c:02d}"))
     else:
         i = len(value) - 1
     ch = value[i]
@@ -446,15 +251,15 @@ def _printed_forms() -> list[tuple[str, str, bool]]:
     se = make_se_personnummer(rng)
     while se[7:9] < "24":  # a tail that cannot read as HH:MM
         se = make_se_personnummer(rng)
-    stamp = "20240115-123" + luhn_digit("240115123")  # Luhn-valid, but YYYYMMDD-HHMM
+    stamp = "20240115-123" + luhn.calc_check_digit("240115123")  # Luhn-valid, but YYYYMMDD-HHMM
     co_body = "810278123"  # samordningsnummer: 18 February 1981, the day written 18 + 60
     no = make_no_fodselsnummer(rng)
     d_number = make_no_fodselsnummer(rng, "d-number")
     fi_core, fi_ind = "150605", "123"  # 15 June 2005: century sign A
-    fi = f"{fi_core}A{fi_ind}" + "0123456789ABCDEFHJKLMNPRSTUVWXY"[int(fi_core + fi_ind) % 31]
+    fi = complete("fi_hetu", f"{fi_core}A{fi_ind}", _HETU_CHECKS)
     ahv = make_ch_ahv(rng).replace(".", "")
     pps_body = "7654321"
-    pps = pps_body + "WABCDEFGHIJKLMNOPQRSTUV"[(_weighted(pps_body, (8, 7, 6, 5, 4, 3, 2)) + 9 * 1) % 23] + "A"
+    pps = next(pps_body + c + "A" for c in UPPER if valid("ie_pps", pps_body + c + "A"))
     cn = make_cn_resident_id(rng)
     while not cn.endswith("X"):
         cn = make_cn_resident_id(rng)
@@ -463,7 +268,7 @@ def _printed_forms() -> list[tuple[str, str, bool]]:
     ar = make_ar_cuit(rng).replace("-", "")
     za = make_za_id(rng)
     tfn8_body = "1234567"
-    tfn8 = next(tfn8_body + d for d in DIGITS if _weighted(tfn8_body + d, (10, 7, 8, 4, 6, 3, 5, 1)) % 11 == 0)
+    tfn8 = complete("au_tfn", tfn8_body)  # stdnum.au.tfn's weights over the older eight digits
     tfn = make_au_tfn(rng).replace(" ", "")
     medicare_card = make_au_medicare(rng)
     medicare = medicare_card.replace(" ", "")
@@ -473,9 +278,9 @@ def _printed_forms() -> list[tuple[str, str, bool]]:
         rut_k = make_cl_rut(rng)
     zehut = make_il_teudat_zehut(rng)
     cn_future = "11010120900101123"  # born 1 January 2090: not yet
-    cn_future += "10X98765432"[_weighted(cn_future, tuple(2 ** (17 - i) % 11 for i in range(17))) % 11]
+    cn_future += ric.calc_check_digit(cn_future + "?")
     pesel_future = "50410112345"[:10]  # month 41: born in the 2100s
-    pesel_future += str((10 - _weighted(pesel_future, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)) % 10) % 10)
+    pesel_future += pesel.calc_check_digit(pesel_future)
     return [
         ("nl_bsn", f"BSN {bsn[:4]}.{bsn[4:6]}.{bsn[6:]}", True),
         ("nl_bsn", f"bsn: {bsn[:3]} {bsn[3:6]} {bsn[6:]}", True),
@@ -487,11 +292,11 @@ def _printed_forms() -> list[tuple[str, str, bool]]:
         ("se_personnummer", f"Ticket {se.replace('-', '')}", False),
         ("se_personnummer", f"Build {stamp} passed", False),
         ("se_personnummer", f"personnummer {stamp}", True),
-        ("se_personnummer", f"samordningsnummer {co_body[:6]}-{co_body[6:]}{luhn_digit(co_body)}", True),
+        ("se_personnummer", f"samordningsnummer {co_body[:6]}-{co_body[6:]}{luhn.calc_check_digit(co_body)}", True),
         ("no_fodselsnummer", f"fnr {no[:6]} {no[6:]}", True),
         ("no_fodselsnummer", f"D-nummer {d_number}", True),
         ("fi_hetu", f"HETU {fi}", True),
-        ("fi_hetu", f"HETU {fi_core}A001" + "0123456789ABCDEFHJKLMNPRSTUVWXY"[int(fi_core + "001") % 31], False),
+        ("fi_hetu", f"HETU {fi_core}A001" + hetu._calc_checksum(fi_core + "001"), False),
         ("ch_ahv", f"AHV-Nr. {ahv}", True),
         ("ch_ahv", f"EAN {ahv}", False),  # a Swiss barcode without the name
         ("ie_ppsn", f"PPSN {pps}", True),

@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from primer_memory.policy.checksums import cpf_complete, codice_fiscale_letter, luhn_digit, verhoeff_digit
+from primer_memory.policy.checksums import complete
 from primer_memory.policy.corpora.loader import CORPUS, cases, split_of
 
 
@@ -29,10 +29,11 @@ def test_corpus_is_deterministic_unique_and_big_enough() -> None:
 
 
 def test_checksum_builders_match_published_examples() -> None:
-    assert verhoeff_digit("236") == "3"  # the Verhoeff scheme's textbook example
-    assert cpf_complete("111444777") == "11144477735"  # the CPF example used in Brazil's documentation
-    assert codice_fiscale_letter("RSSMRA85T10A562") == "S"  # Mario Rossi, the standard example
-    assert luhn_digit("7992739871") == "3"  # the Luhn article's example
+    """The stdnum-backed builder the tests make values with reproduces each scheme's published example."""
+    assert complete("verhoeff", "236") == "2363"  # the Verhoeff scheme's textbook example
+    assert complete("br_cpf", "111444777", width=2) == "11144477735"  # the CPF example in Brazil's documentation
+    assert complete("it_codice_fiscale", "RSSMRA85T10A562", "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "RSSMRA85T10A562S"
+    assert complete("luhn", "7992739871") == "79927398713"  # the Luhn article's example
 
 
 def test_independent_source_is_split_by_the_same_rule_one_sentence_a_family() -> None:

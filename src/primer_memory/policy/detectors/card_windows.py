@@ -1,9 +1,11 @@
-"""Payment card numbers inside a run of digit groups: every printed layout window, Luhn-checked.
+"""Payment card numbers inside a run of digit groups: every printed layout window, Luhn-checked by stdnum.
 
 A run like "4111 1111 1111 1111 2026" holds several windows a card could be printed in, so a
 neighbouring number cannot hide a card. A short run (the everyday case) is read window by window in
 Python; a long one, which only pasted tables or hostile input produce, is checked all at once with
-numpy (imported only then), so a megabyte of digit groups costs milliseconds instead of seconds.
+numpy (imported only then), so a megabyte of digit groups costs milliseconds instead of seconds. That
+numpy Luhn is the one check here not python-stdnum's (checksums.OWN_CHECKS); a property test holds it
+equal to the window-by-window path, which asks stdnum.luhn.
 """
 
 from __future__ import annotations
@@ -12,19 +14,9 @@ import functools
 import re
 from collections.abc import Iterator
 
+from ..checksums import luhn_valid
+
 Span = tuple[int, int]
-
-_LUHN_DOUBLE = str.maketrans("0123456789", "0246813579")  # each digit doubled, minus 9 when over 9
-
-
-def luhn_valid(digits: str) -> bool:
-    """The Luhn checksum every payment card number carries (one typo in ten slips through)."""
-    if not digits.isdigit() or not digits.isascii():
-        return False
-    kept = digits[-1::-2]
-    doubled = digits[-2::-2].translate(_LUHN_DOUBLE)
-    return (sum(map(int, kept)) + sum(map(int, doubled))) % 10 == 0
-
 
 # Issuer prefixes and lengths of the big card networks: a Luhn-valid number must also look issued.
 # Every prefix is at most four digits long, so a window's first group of four decides its network.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..checksums import valid
 from .phrases import looks_chosen
 from ..scan import Span, scan_windows
 
@@ -105,7 +106,7 @@ _RECOVERY_KEY = re.compile(r"\brecovery\s+key\b[^:\n]{0,20}[:=]?\s*"
 def _recovery_key(match: re.Match[str]) -> bool:
     groups = match.group("value").split("-")
     if all(g.isdigit() for g in groups):
-        return len(groups) == 8 and all(int(g) % 11 == 0 for g in groups)
+        return valid("bitlocker_key", match.group("value"))
     return any(c.isdigit() for c in match.group("value")) and any(c.isalpha() for c in match.group("value"))
 
 
@@ -163,9 +164,8 @@ _CHEQUE = re.compile(r"\btransit\s*(?:number|no\.?|#)?\s*:?\s*\d{5}\b[^\n]{0,40}
 
 
 def aba_valid(routing: str) -> bool:
-    """The ABA routing-number checksum: 3, 7, 1 weights repeated, sum divisible by 10."""
-    return len(routing) == 9 and routing.isdigit() and sum(
-        int(d) * w for d, w in zip(routing, (3, 7, 1) * 3)) % 10 == 0
+    """The ABA routing-number check (weights 3, 7, 1), judged by stdnum.us.rtn."""
+    return len(routing) == 9 and valid("us_rtn", routing)
 
 
 # A Japanese account: the bank (銀行), then the account type (普通 ordinary, 当座 current) and 7 digits (round 3).
@@ -194,9 +194,8 @@ _CLABE = re.compile(r"\bclabe\b[^\d\n]{0,40}(?P<value>(?<!\d)\d{3}[ -]?\d{3}[ -]
 
 
 def clabe_valid(clabe: str) -> bool:
-    """Banxico's CLABE check: weights 3, 7, 1 over the first 17 digits, products mod 10, and 10 minus the sum mod 10."""
-    digits = [int(c) for c in clabe if c.isdigit()]
-    return len(digits) == 18 and (10 - sum(d * w % 10 for d, w in zip(digits[:17], [3, 7, 1] * 6)) % 10) % 10 == digits[17]
+    """Banxico's CLABE check (weights 3, 7, 1 mod 10): an own check, as python-stdnum has no CLABE."""
+    return valid("mx_clabe", clabe)
 
 
 _BANK_CHECKS: tuple[Check, ...] = ((_ROUTING, lambda m: aba_valid(m.group("aba"))), (_CHEQUE, _any),

@@ -12,16 +12,9 @@ from __future__ import annotations
 
 import re
 
+from ..checksums import icao_digit, valid
 from .id_scan import END, Names, first_valid
 from ..scan import Span, first_in_windows, has_upper, positions
-
-_VALUES = {**{str(d): d for d in range(10)}, **{chr(ord("A") + i): 10 + i for i in range(26)}, "<": 0}
-
-
-def icao_digit(field: str) -> str:
-    """The ICAO 9303 check digit of `field` (digits, capitals and '<'), weights 7, 3, 1 repeating."""
-    return str(sum(_VALUES[c] * (7, 3, 1)[i % 3] for i, c in enumerate(field)) % 10)
-
 
 def _checks(field: str, digit: str) -> bool:
     return digit.isdigit() and icao_digit(field) == digit
@@ -87,8 +80,8 @@ def find_bitlocker_key(text: str) -> Span | None:
     if "-" not in text:
         return None
     for match in _BITLOCKER.finditer(text):
-        groups = [int(g) for g in match.group().split("-")]
-        if all(g % 11 == 0 and g < 720_896 for g in groups) and len(set(groups)) > 2:
+        groups = match.group().split("-")  # each below 720,896 too (a 128-bit key in eight 16-bit blocks, times 11)
+        if valid("bitlocker_key", match.group()) and all(int(g) < 720_896 for g in groups) and len(set(groups)) > 2:
             return match.span()
     return None
 
@@ -96,17 +89,33 @@ def find_bitlocker_key(text: str) -> Span | None:
 # Round 8 (the seventh corpus's tune half held a Californian one).
 def find_driving_licence(text: str) -> Span | None:
     """A driving licence number next to its name: 6-16 capitals and digits, five of them digits at least (US and
-    Canadian states' forms, the UK's 16 characters, Germany's 11). Few have a public check, so the name is needed."""
-    return first_valid(_LICENCE, text, _licence_ok, _LICENCE_NAMES)
+    Canadian states' forms, the UK's 16 characters, Germany's 11). Few have a public check, so the name is needed.
+
+    Issue 22: a number printed in dashed groups counts whole when it starts with a letter, as the states that print
+    one do (Florida S123-456-78-901-0, Illinois D123-4567-8901), and so does the UK's MORGA 657054 SM9IJ; all-digit
+    groups could be a phone number or a date, so those stay unread."""
+    return first_valid(_LICENCE_GROUPED, text, _grouped_licence_ok, _LICENCE_NAMES, _GROUP_SHAPES) or first_valid(
+        _LICENCE, text, _licence_ok, _LICENCE_NAMES)
 
 
 _LICENCE = re.compile(rb" ((?=[A-Z0-9]{6,16}(?![A-Z0-9]))(?:[A-Z]*[0-9]){5}[A-Z0-9]*)" + END)
+# Dashed groups after a leading letter, or the UK's three spaced groups (surname, birth date, initials and checks).
+_LICENCE_GROUPED = re.compile(rb" ([A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,8}){1,4}|[A-Z9]{5} [0-9]{6} [A-Z0-9]{5})" + END)
+_GROUP_SHAPES = (b"0-0", b"A-0", b"0-A", b" 000000 ")  # where groups of a licence meet
 _LICENCE_NAMES = Names("driver license", "driver's license", "drivers license", "driver licence", "driving licence",
-                       "driving license", "driver’s license", "führerschein", "permis de conduire",
-                       "licencia de conducir", "carteira de motorista", "carteira de habilitação", "patente di guida", "rijbewijs",
-                       "prawo jazdy", "ehliyet", "運転免許", "运转免许", "驾驶证", "운전면허", "dl#", "dl no", "dl")
+                       "driving license", "driver’s license", "driver's licence", "drivers licence", "driver lic",
+                       "driver's lic", "drivers lic", "führerschein", "permis de conduire", "licencia de conducir",
+                       "carnet de conducir", "permiso de conducir", "carteira de motorista", "carteira de habilitação",
+                       "patente di guida", "rijbewijs", "prawo jazdy", "ehliyet", "körkort", "kørekort", "førerkort",
+                       "ajokortti", "運転免許", "运转免许", "驾驶证", "운전면허", "dl#", "dl no", "dl")
 
 
 def _licence_ok(value: str) -> bool:
     digits = sum(c.isdigit() for c in value)
     return len(value) >= 6 and digits >= 5 and len(set(value)) > 2
+
+
+def _grouped_licence_ok(value: str) -> bool:
+    """Letter-led groups whose characters, joined, would make a licence number read bare."""
+    joined = value.replace(" ", "").replace("-", "")
+    return 7 <= len(joined) <= 18 and _licence_ok(joined) and sum(c.isalpha() for c in joined) <= 10

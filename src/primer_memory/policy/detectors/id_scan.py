@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import datetime
 import functools
-import operator
 import re
 import string
 from collections.abc import Callable, Iterator
 
-from ..checksums import luhn_digit
+from ..checksums import LATEST_BIRTH_DATE
 from ..scan import Span, lowered
 
 _KEPT = (string.digits + string.ascii_letters + "_.,/+-@$%").encode()
@@ -173,6 +172,8 @@ def _distinct(pattern: re.Pattern[bytes], text: str) -> Iterator[bytes]:
 def _placed(pattern: re.Pattern[bytes], text: str, value: bytes, names: Names | None) -> Span | None:
     """Where `value` first stands as a whole number (with a name near, if `names`), in text positions.
 
+    A number printed in groups must not follow another group of digits: "1234 123 456 789" is one longer run.
+
     With names, the loop runs over whichever is rarer, the number or its names, and the names around a
     copy are judged once per distinct stretch of text: a valid number repeated 50,000 times after
     125,000 names, none near it, costs a slice and a dict lookup per copy.
@@ -190,7 +191,8 @@ def _placed(pattern: re.Pattern[bytes], text: str, value: bytes, names: Names | 
             around = text[pos - 1 - reach if pos > reach else 0:pos + reach + len(value)]
             if judged.get(around, True):
                 match = pattern.match(found_view, pos - 1)
-                if match is not None and match.start(1) == pos and match.group(1) == value:
+                if (match is not None and match.start(1) == pos and match.group(1) == value
+                        and not (b" " in value and found_view[pos - 2:pos - 1].isdigit())):  # not groups of a longer run
                     span = (pos - 1, pos - 1 + len(value))
                     if names is None or names.near(text, *span):
                         return span
@@ -207,11 +209,6 @@ def digits_of(value: str) -> str:
     return value.translate(_SEPARATORS)
 
 
-# Birth dates after this are refused as dates. A fixed day rather than the calendar's today, so a verdict never changes
-# from one day to the next (the notebooks' outputs must be the same on every run); move it forward when it comes near.
-LATEST_BIRTH_DATE = datetime.date(2030, 12, 31)
-
-
 def date_ok(year: int, month: int, day: int) -> bool:
     """Whether year-month-day is a real calendar date and not after LATEST_BIRTH_DATE: these are birth dates."""
     if not (1 <= month <= 12 and 1 <= day <= 31):  # most random digits stop here, before datetime
@@ -225,13 +222,3 @@ def date_ok(year: int, month: int, day: int) -> bool:
 def yymmdd_ok(yy: int, month: int, day: int) -> bool:
     """Whether a two-digit-year birth date is real in 1900 + yy or 2000 + yy (29 February 00 is, in 2000)."""
     return date_ok(1900 + yy, month, day) or date_ok(2000 + yy, month, day)
-
-
-def luhn_ok(digits: str) -> bool:
-    """The Luhn check (ISO/IEC 7812) on a whole number, its check digit last."""
-    return luhn_digit(digits[:-1]) == digits[-1]
-
-
-def weighted(digits: str, weights: tuple[int, ...]) -> int:
-    """Sum of each digit times its weight, over as many digits as there are weights."""
-    return sum(map(operator.mul, map(int, digits[:len(weights)]), weights))

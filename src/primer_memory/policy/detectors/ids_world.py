@@ -1,7 +1,8 @@
-"""National identifiers and bank details of the rest of the world, each checked the way its specification says.
+"""National identifiers and bank details of the rest of the world, each judged by python-stdnum.
 
-As in detect_ids_europe: check digits and birth dates are verified, distinctive printed shapes count
-on their own, and a number too weak alone (no public check, or one check digit on a bare run of
+As in ids_europe: python-stdnum judges check digits and birth dates (`checksums.valid`; the Hungarian
+TAJ and tax number, the Australian Medicare card and the Singapore NRIC, which it lacks, have own
+checks), distinctive printed shapes count on their own, and a number too weak alone (no public check, or one check digit on a bare run of
 digits) counts only next to its name. Bank details count as a pair: a UK sort code or an Australian
 BSB with an account number beside it. `WORLD_ID_DETECTORS` lists both modules' detectors.
 """
@@ -12,19 +13,8 @@ import re
 from collections.abc import Callable
 
 from .ids_europe import EUROPE_ID_DETECTORS
-from .id_scan import (
-    END,
-    Names,
-    date_ok,
-    digits_of,
-    first_valid,
-    folded_view,
-    has_digits,
-    has_shape,
-    luhn_ok,
-    weighted,
-    yymmdd_ok,
-)
+from ..checksums import valid
+from .id_scan import END, Names, digits_of, first_valid, folded_view, has_digits, has_shape
 from ..scan import Span
 
 _GROUPED = rb"(?! [0-9])"  # a number printed in groups may not run on into another group
@@ -36,15 +26,10 @@ def find_cn_resident_id(text: str) -> Span | None:
 
 
 _CN = re.compile(rb" ([1-8][0-9]{16}[0-9Xx])" + END)
-_CN_PROVINCES = frozenset([*range(11, 16), 21, 22, 23, *range(31, 38), *range(41, 47), *range(50, 55), *range(61, 66),
-                           71, 81, 82, 83])
-_CN_WEIGHTS = tuple(2 ** (17 - i) % 11 for i in range(17))
 
 
 def _cn_ok(value: str) -> bool:
-    year = int(value[6:10])
-    return (int(value[:2]) in _CN_PROVINCES and year >= 1900 and date_ok(year, int(value[10:12]), int(value[12:14]))
-            and "10X98765432"[weighted(value, _CN_WEIGHTS) % 11] == value[17].upper())
+    return valid("cn_ric", value)
 
 
 def find_in_pan(text: str) -> Span | None:
@@ -52,7 +37,7 @@ def find_in_pan(text: str) -> Span | None:
 
     The check letter's algorithm is not public, and part numbers take this shape too, so the name is needed.
     """
-    return first_valid(_PAN, text, lambda v: v[5:9] != "0000", _PAN_NAMES, (b" AAAAA0000A",))
+    return first_valid(_PAN, text, lambda v: valid("in_pan", v), _PAN_NAMES, (b" AAAAA0000A",))
 
 
 _PAN = re.compile(rb" ([A-Z]{3}[ABCFGHJLPT][A-Z][0-9]{4}[A-Z])" + END)
@@ -75,11 +60,7 @@ _KR_NAMES = Names("주민등록번호", "주민번호", "resident registration n
 
 
 def _kr_ok(value: str) -> bool:
-    digits = digits_of(value)
-    century = 1900 if digits[6] in "1256" else 2000
-    check = (11 - weighted(digits, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)) % 11) % 10
-    return (date_ok(century + int(digits[:2]), int(digits[2:4]), int(digits[4:6])) and int(digits[7:9]) <= 96
-            and check == int(digits[12]))
+    return valid("kr_rrn", value)
 
 
 def find_jp_my_number(text: str) -> Span | None:
@@ -92,9 +73,7 @@ _JP_NAMES = Names("mynumber", "my number card", "マイナンバー", "個人番
 
 
 def _jp_ok(value: str) -> bool:
-    digits = digits_of(value)
-    remainder = weighted(digits, (6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
-    return (0 if remainder <= 1 else 11 - remainder) == int(digits[11])
+    return valid("jp_in", value)
 
 
 def find_mx_curp(text: str) -> Span | None:
@@ -105,14 +84,10 @@ def find_mx_curp(text: str) -> Span | None:
 _CURP_STATES = "AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|TC|TS|TL|VZ|YN|ZS|NE"
 _CURP = re.compile(rb" ([A-Z][AEIOUX][A-Z]{2}[0-9]{6}[HMX](?:" + _CURP_STATES.encode()
                    + rb")[B-DF-HJ-NP-TV-Z]{3}[0-9A-Z][0-9])" + END)
-_CURP_VALUES = "0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ"  # & stands for Ñ, which sits between N and O
 
 
 def _curp_ok(value: str) -> bool:
-    century = 1900 if value[16].isdigit() else 2000
-    total = sum(_CURP_VALUES.index(c) * (18 - i) for i, c in enumerate(value[:17]))
-    real = date_ok(century + int(value[4:6]), int(value[6:8]), int(value[8:10]))
-    return real and (10 - total % 10) % 10 == int(value[17])
+    return valid("mx_curp", value)
 
 
 def find_ar_cuit(text: str) -> Span | None:
@@ -130,9 +105,7 @@ _AR_NAMES = Names("cuil", "cuit", "cdi")
 
 
 def _ar_ok(value: str) -> bool:
-    digits = digits_of(value)
-    check = 11 - weighted(digits, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
-    return check != 10 and check % 11 == int(digits[10])
+    return valid("ar_cuit", value)
 
 
 def find_za_id(text: str) -> Span | None:
@@ -144,8 +117,7 @@ _ZA = re.compile(rb" ([0-9]{13}|[0-9]{6} [0-9]{4} [0-9]{3}" + _GROUPED + b")" + 
 
 
 def _za_ok(value: str) -> bool:
-    digits = digits_of(value)
-    return digits[10] in "012" and yymmdd_ok(int(digits[:2]), int(digits[2:4]), int(digits[4:6])) and luhn_ok(digits)
+    return valid("za_idnr", value)
 
 
 def find_au_tfn(text: str) -> Span | None:
@@ -155,12 +127,10 @@ def find_au_tfn(text: str) -> Span | None:
 
 _TFN = re.compile(rb" ([0-9]{8,9}|[0-9]{3}([ -])[0-9]{3}\2[0-9]{2,3}" + _GROUPED + b")" + END)
 _TFN_NAMES = Names("tfn", "tax file number", "tax file no")
-_TFN_WEIGHTS = {9: (1, 4, 3, 7, 5, 8, 6, 9, 10), 8: (10, 7, 8, 4, 6, 3, 5, 1)}
 
 
 def _tfn_ok(value: str) -> bool:
-    digits = digits_of(value)
-    return int(digits) > 0 and weighted(digits, _TFN_WEIGHTS[len(digits)]) % 11 == 0
+    return int(digits_of(value)) > 0 and valid("au_tfn", digits_of(value))
 
 
 def find_au_medicare(text: str) -> Span | None:
@@ -173,8 +143,7 @@ _MEDICARE_NAMES = Names("medicare")
 
 
 def _medicare_ok(value: str) -> bool:
-    digits = digits_of(value)
-    return weighted(digits, (1, 3, 7, 9, 1, 3, 7, 9)) % 10 == int(digits[8])
+    return valid("au_medicare", value)
 
 
 def find_tr_kimlik(text: str) -> Span | None:
@@ -187,8 +156,7 @@ _TR_NAMES = Names("kimlik", "tckn", "t.c. no", "turkish id", "turkish identity")
 
 
 def _tr_ok(digits: str) -> bool:
-    d = [int(c) for c in digits]
-    return (7 * sum(d[0:9:2]) - sum(d[1:8:2])) % 10 == d[9] and sum(d[:10]) % 10 == d[10]
+    return valid("tr_tckimlik", digits)
 
 
 def find_il_teudat_zehut(text: str) -> Span | None:
@@ -201,8 +169,7 @@ _IL_NAMES = Names("teudat zehut", "zehut", "תעודת זהות", "ת.ז", 'ת"�
 
 
 def _il_ok(value: str) -> bool:
-    digits = digits_of(value)
-    return int(digits) > 0 and luhn_ok(digits)
+    return int(digits_of(value)) > 0 and valid("il_idnr", value)
 
 
 def find_cl_rut(text: str) -> Span | None:
@@ -217,9 +184,7 @@ _CL_NAMES = Names("rut", "r.u.t", "rol único tributario", "rol unico tributario
 
 
 def _cl_ok(value: str) -> bool:
-    body = digits_of(value[:-1])
-    total = sum(int(d) * (2 + i % 6) for i, d in enumerate(reversed(body)))
-    return "0K987654321"[total % 11] == value[-1].upper()
+    return valid("cl_rut", value)
 
 
 # Bank details: a sort code (or BSB) after its name, an account number within a clause before or after it.
@@ -262,7 +227,7 @@ def find_ae_emirates_id(text: str) -> Span | None:
     if "784" not in text:
         return None
     for match in _AE_EMIRATES_ID.finditer(text):
-        if luhn_ok(digits_of(match.group())):
+        if valid("luhn", digits_of(match.group())):
             return match.span()
     return None
 
@@ -280,8 +245,7 @@ _TH_NAMES = Names("บัตรประชาชน", "ประจำตัว
 
 
 def _th_ok(value: str) -> bool:
-    d = [int(c) for c in digits_of(value)]
-    return (11 - sum(d[i] * (13 - i) for i in range(12)) % 11) % 10 == d[12]
+    return valid("th_pin", value)
 
 
 def find_hu_ids(text: str) -> Span | None:
@@ -297,13 +261,11 @@ _HU_TAX_NAMES = Names("adóazonosító", "adoazonosito", "adószám", "hungarian
 
 
 def _taj_ok(value: str) -> bool:
-    d = [int(c) for c in digits_of(value)]
-    return sum(d[i] * (3 if i % 2 == 0 else 7) for i in range(8)) % 10 == d[8]
+    return valid("hu_taj", value)
 
 
 def _hu_tax_ok(value: str) -> bool:
-    d = [int(c) for c in value]
-    return sum((i + 1) * d[i] for i in range(9)) % 11 == d[9]
+    return valid("hu_tax", value)
 
 
 # Round 8 (the seventh corpus's tune half held one).
@@ -318,8 +280,47 @@ _NIK_NAMES = Names("nik", "ktp", "e-ktp", "nomor induk kependudukan", "nomor ind
 
 
 def _nik_ok(value: str) -> bool:
-    day = int(value[6:8])
-    return 11 <= int(value[:2]) <= 96 and yymmdd_ok(int(value[10:12]), int(value[8:10]), day - 40 if day > 40 else day)
+    return valid("id_nik", value)
+
+
+# Issue 22: health numbers by name, and Singapore's NRIC, each judged by python-stdnum or (NRIC) an own check.
+def find_gb_nhs_number(text: str) -> Span | None:
+    """A UK NHS number (or Scotland's CHI, Northern Ireland's H&C number, which share its mod 11 check): 10 digits,
+    printed 3-3-4 or bare, next to its name, as a phone number passes the check one time in eleven."""
+    return first_valid(_NHS, text, lambda v: valid("gb_nhs", v), _NHS_NAMES,
+                       (b" 0000000000", b" 000 000 0000", b" 000-000-0000"))
+
+
+_NHS = re.compile(rb" ([0-9]{10}|[0-9]{3}([ -])[0-9]{3}\2[0-9]{4}" + _GROUPED + b")" + END)
+_NHS_NAMES = Names("nhs", "chi number", "chi no", "community health index", "h&c number", "health and care number",
+                   "health & care number", cased=("CHI",))
+
+
+def find_ca_health_number(text: str) -> Span | None:
+    """A Canadian health card number, named: British Columbia's PHN (9 then 9 digits, stdnum.ca.bc_phn's mod 11) or
+    Ontario's OHIP number (10 digits, stdnum.luhn, perhaps a two-letter version code)."""
+    return first_valid(_PHN, text, lambda v: valid("ca_bc_phn", v), _PHN_NAMES,
+                       (b" 0000000000", b" 0000 000 000", b" 0000-000-000")) or first_valid(
+        _OHIP, text, lambda v: valid("luhn", digits_of(v)[:10]), _OHIP_NAMES,
+        (b" 0000000000", b" 0000 000 000", b" 0000-000-000"))
+
+
+_PHN = re.compile(rb" (9[0-9]{9}|9[0-9]{3}([ -])[0-9]{3}\2[0-9]{3}" + _GROUPED + b")" + END)
+_PHN_NAMES = Names("phn", "personal health number", "carecard", "care card", "health card", "services card",
+                   "msp number")
+_OHIP = re.compile(rb" ([0-9]{10}(?:[ -]?[A-Z]{2})?|[0-9]{4}([ -])[0-9]{3}\2[0-9]{3}(?:\2[A-Z]{2})?" + _GROUPED + b")"
+                   + END)
+_OHIP_NAMES = Names("ohip", "ontario health", "health card", "health number")
+
+
+def find_sg_nric(text: str) -> Span | None:
+    """A Singapore NRIC or FIN: S, T, F, G or M, seven digits and the check letter (an own check: stdnum has none).
+
+    The shape and its check letter count on their own, as a Spanish DNI's do."""
+    return first_valid(_NRIC, text, lambda v: valid("sg_nric", v), shapes=(b" A0000000A",))
+
+
+_NRIC = re.compile(rb" ([STFGM][0-9]{7}[A-Z])" + END)
 
 
 WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = EUROPE_ID_DETECTORS + (
@@ -348,4 +349,9 @@ WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ..
     ("th_national_id", "a Thai national ID number (mod 11 check valid)", find_th_national_id, "1-1017-00230-70-8"),
     ("hu_taj_or_tax_id", "a Hungarian TAJ or tax identification number (check digit valid)", find_hu_ids,
      "TAJ 158 338 455; adóazonosító jel 8353813831"),
+    ("gb_nhs_number", "a UK NHS, CHI or H&C health number (mod 11 valid)", find_gb_nhs_number,
+     "NHS number 943 476 5919"),
+    ("ca_health_number", "a Canadian health card number, BC PHN or OHIP (check valid)", find_ca_health_number,
+     "PHN 9123 456 780"),
+    ("sg_nric", "a Singapore NRIC or FIN (check letter valid)", find_sg_nric, "NRIC S1234567D"),
 )

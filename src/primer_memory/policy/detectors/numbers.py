@@ -1,4 +1,4 @@
-"""Detectors for numbers with a structure: payment cards (Luhn), IBANs (mod-97), US SSNs."""
+"""Detectors for numbers with a structure: payment cards (Luhn), IBANs (mod-97), US SSNs; stdnum judges each."""
 
 from __future__ import annotations
 
@@ -6,22 +6,18 @@ import re
 from collections.abc import Iterator
 
 from .id_scan import has_shape
-from .card_windows import card_windows, luhn_valid
+from ..checksums import luhn_valid, valid
+from .card_windows import card_windows
 from ..scan import _AFTER_NUMBER, _AFTER_UNICODE_WORD, Span, _matches_folded, first_accepted
 
 
 def iban_valid(iban: str) -> bool:
-    """ISO 13616: a known country, that country's length, and the mod-97 check equal to 1."""
-    compact = iban.replace(" ", "").replace("\n", "").upper()
-    country = compact[:2]
-    if _IBAN_LENGTHS.get(country) != len(compact) or not compact[2:4].isdigit() or not compact.isalnum():
-        return False
-    rearranged = compact[4:] + compact[:4]
-    number = "".join(str(int(ch, 36)) for ch in rearranged)
-    return int(number) % 97 == 1
+    """ISO 13616: the country's length (below), then stdnum's mod 97-10 and its registry's country."""
+    compact = iban.replace(" ", "").replace("\n", "")
+    return _IBAN_LENGTHS.get(compact[:2].upper()) == len(compact) and valid("iban", compact)
 
 
-# Lengths from the SWIFT IBAN registry; an unknown country or a wrong length is not an IBAN.
+# Lengths from the SWIFT IBAN registry: where a candidate is cut before stdnum.iban judges it.
 _IBAN_LENGTHS = {
     "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
     "BI": 27, "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27,
@@ -78,8 +74,8 @@ def _joined(run: str) -> str:
 
 
 def _ssn_issued(area: str, group: str, serial: str) -> bool:
-    """Area 000, 666 and 900-999, group 00 and serial 0000 are never issued."""
-    return area not in ("000", "666") and not area.startswith("9") and group != "00" and serial != "0000"
+    """What stdnum.us.ssn says of area-group-serial (never-issued areas, groups and serials; published numbers stay)."""
+    return valid("us_ssn", f"{area}-{group}-{serial}")
 
 
 def _find_ssn(text: str) -> Span | None:

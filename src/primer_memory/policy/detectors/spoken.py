@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from .card_windows import card_issued, luhn_valid
+from ..checksums import luhn_valid
+from .card_windows import card_issued
 from .nearby import _NOT_SECRET_CODE
 from .id_scan import has_shape
 from ..scan import Span, first_in_windows, lower_in_place, positions
