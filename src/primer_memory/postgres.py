@@ -44,6 +44,7 @@ __all__ = [
     "reap_orphans",
     "role_summary",
     "server_summary",
+    "statistics_contain",
     "stop_local_server",
     "vacuum",
     "wal_contains",
@@ -277,6 +278,17 @@ def wal_contains(admin_dsn: str, needle: str) -> bool:
     with psycopg.connect(admin_dsn, autocommit=True) as admin:
         folder = _data_directory(admin) / "pg_wal"
     return any(needle.encode() in p.read_bytes() for p in folder.iterdir() if p.is_file() and len(p.name) == 24)
+
+
+def statistics_contain(admin_dsn: str, schema: str, needle: str) -> bool:
+    """Whether the planner's statistics (pg_statistic, read as the administrator) of any table or index in
+    `schema` hold `needle`: ANALYZE keeps a sample of column values there, outside the table's own files."""
+    import psycopg
+
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        rows = admin.execute("SELECT s::text FROM pg_statistic s JOIN pg_class c ON c.oid = s.starelid"
+                             " WHERE c.relnamespace = to_regnamespace(%s)", (schema,)).fetchall()
+    return any(needle in text for (text,) in rows)
 
 
 def vacuum(admin_dsn: str, schema: str, table: str = "records", *, full: bool = False) -> None:

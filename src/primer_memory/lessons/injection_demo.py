@@ -15,7 +15,7 @@ from typing import Any
 
 from ..long_term.records import Scope
 
-__all__ = ["INJECTIONS", "PLAIN_POLICY", "InjectionRun", "Outcome", "plain_copy", "run_injection"]
+__all__ = ["INJECTIONS", "PLAIN_POLICY", "InjectionRun", "Outcome", "plain_copy", "policies", "run_injection"]
 
 PLAIN_POLICY = ("tenant_id = current_setting('app.tenant_id', true) AND "
                 "user_id = current_setting('app.user_id', true)")
@@ -125,3 +125,24 @@ def run_injection(world: Any, caller: Scope, injection: str) -> InjectionRun:
             raise psycopg.Rollback(transaction)  # whatever the attack did is undone
     shown = f"SELECT tenant_id, user_id, content FROM <table> WHERE content = '{INJECTIONS[injection]}'"
     return InjectionRun(shown.replace("{table}", "<table>"), outcomes[0], outcomes[1])
+
+
+def policies(admin_dsn: str, schema: str) -> list[str]:
+    """What the database enforces on the schema's tables, read back from its catalog: RLS, policies, checks."""
+    import psycopg
+
+    lines = []
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        for table, enabled, forced in admin.execute(
+                "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relkind = 'r'"
+                " AND relnamespace = to_regnamespace(%s) AND relrowsecurity ORDER BY relname", (schema,)).fetchall():
+            lines.append(f"{table}: row level security {'enabled' if enabled else 'off'}"
+                         f"{' and forced' if forced else ''}")
+            for name, using in admin.execute("SELECT policyname, qual FROM pg_policies WHERE schemaname = %s AND "
+                                             "tablename = %s ORDER BY policyname", (schema, table)).fetchall():
+                lines.append(f"  policy {name}: {' '.join(using.split())}")
+            for (check,) in admin.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = "
+                                          "to_regclass(%s) AND conname LIKE '%%scope_not_empty'",
+                                          (f'"{schema}"."{table}"',)).fetchall():
+                lines.append(f"  {check}")
+    return lines
