@@ -200,8 +200,12 @@ def orphaned_servers(parent: str | os.PathLike[str] | None = None) -> list[Path]
     found = []
     for folder in sorted(parent.glob(PREFIX + "*")):
         owners = _owners(folder)
-        if folder.is_dir() and owners and not any(_alive(pid, started) for pid, started in owners):
+        if not folder.is_dir():
+            continue
+        if owners and not any(_alive(pid, started) for pid, started in owners):
             found.append(folder)
+        elif not owners and (folder / "pgdata" / ".handle_pids.json").is_file() and _postmaster(folder) is None:
+            found.append(folder)  # its last user began to clean up and was killed half-way: a half-deleted folder
     return found
 
 

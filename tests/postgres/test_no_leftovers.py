@@ -142,3 +142,26 @@ def test_a_live_server_is_never_reaped(pg_dsn: str) -> None:
     assert folder not in postgres.orphaned_servers(folder.parent)
     postgres.reap_orphans(folder.parent)
     assert folder.is_dir() and _server_processes(folder)
+
+
+def test_only_folders_whose_owners_are_gone_or_half_deleted_are_reaped(tmp_path: Path) -> None:
+    """Unit test of the rule, on fake folders: dead owner, half-deleted (empty user list, no server), live owner,
+    and a folder still being set up (nothing written yet) -- only the first two are orphans."""
+    def folder(name: str, owner: int | None = None, handles: str | None = None) -> Path:
+        path = tmp_path / (postgres.PREFIX + name)
+        (path / "pgdata" / "base").mkdir(parents=True)
+        if owner is not None:
+            (path / postgres.OWNER_FILE).write_text(json.dumps({"pid": owner, "started": None}))
+        if handles is not None:
+            (path / "pgdata" / ".handle_pids.json").write_text(handles)
+        return path
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    gone = folder("dead", owner=dead.pid)
+    half = folder("half", handles="[]")
+    live = folder("live", owner=os.getpid(), handles=f"[{os.getpid()}]")
+    starting = folder("starting")
+    assert postgres.orphaned_servers(tmp_path) == sorted([gone, half])
+    assert sorted(postgres.reap_orphans(tmp_path)) == sorted([gone, half])
+    assert not gone.exists() and not half.exists() and live.is_dir() and starting.is_dir()
