@@ -2,14 +2,13 @@
 
 The database, not the application, keeps tenants apart: every table that holds
 memory content has row-level security ENABLEd and FORCEd, with one policy
-"this row's tenant and user are the ones set for this transaction". The
-application connects as a role that is neither superuser, nor owner, nor
-BYPASSRLS, and every unit of work starts with
-`SELECT set_config('app.tenant_id', %s, true), set_config('app.user_id', %s, true)`
-(the `true` makes it local to the transaction, so a pooled connection never
-carries one caller's scope into the next). With no scope set,
-`current_setting(..., true)` is NULL (or '' once a transaction has ended) and
-every query sees zero rows: it fails closed.
+"this row's tenant and user are those of the scope whose signature the database
+checked" (`pg_scope`). The application connects as a role that is neither
+superuser, nor owner, nor BYPASSRLS, and every unit of work starts with
+`SELECT set_config('app.scope', <signed scope>, true)` (the `true` makes it local
+to the transaction, so a pooled connection never carries one caller's scope into
+the next). With no scope set every query sees zero rows: it fails closed; a
+forged or expired scope stops the statement.
 
 Setup runs as an administrator (the DSN of `primer_memory.postgres.local_server()`
 or your own): it creates the extension, the two roles, the schema, applies the
