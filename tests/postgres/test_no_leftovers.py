@@ -2,8 +2,8 @@
 
 Each test starts a real process (a plain Python process, or a Jupyter kernel as JupyterLab
 and nbval start them) that starts the embedded server, ends it the way the issue saw it end
-(SIGKILL, SIGTERM, a normal exit), and then waits a bounded time for every server process
-of that folder and the folder itself to be gone.
+(SIGKILL, SIGTERM, a normal exit, JupyterLab stopped), and then waits a bounded time for every
+server process of that folder and the folder itself to be gone.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,58 @@ def test_only_folders_whose_owners_are_gone_or_half_deleted_are_reaped(tmp_path:
     assert postgres.orphaned_servers(tmp_path) == sorted([gone, half])
     assert sorted(postgres.reap_orphans(tmp_path)) == sorted([gone, half])
     assert not gone.exists() and not half.exists() and live.is_dir() and starting.is_dir()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_stopping_jupyterlab_leaves_nothing(tmp_path: Path) -> None:
+    """`make lab`, then Ctrl-C or a terminal closed: the server stops its kernels; their PostgreSQL goes too."""
+    pytest.importorskip("jupyterlab")
+    import urllib.request
+
+    from jupyter_client import BlockingKernelClient
+
+    port, token = _free_port(), uuid.uuid4().hex
+    env = _env() | {"JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+                    "JUPYTER_DATA_DIR": str(tmp_path / "data")}
+    lab = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+                            f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={tmp_path}"],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/api"
+    try:
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"{base}/status?token={token}", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.25)
+        request = urllib.request.Request(f"{base}/kernels?token={token}", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json"})
+        kernel_id = json.loads(urllib.request.urlopen(request, timeout=60).read())["id"]
+        client = BlockingKernelClient(connection_file=str(tmp_path / "runtime" / f"kernel-{kernel_id}.json"))
+        client.load_connection_file()
+        client.start_channels()
+        said: list[str] = []
+        try:
+            client.wait_for_ready(timeout=60)
+            client.execute_interactive("from primer_memory.postgres import local_server\nprint(local_server())",
+                                       output_hook=lambda msg: said.append(msg["content"].get("text", "")),
+                                       timeout=120)
+        finally:
+            client.stop_channels()
+        folder = _folder("".join(said).strip())
+        assert _server_processes(folder)
+        lab.send_signal(signal.SIGTERM)
+        lab.wait(timeout=60)
+        procs, exists = _wait_until_gone(folder)
+        assert procs == [] and not exists, f"after JupyterLab stopped: processes {procs}, folder left: {exists}"
+    finally:
+        if lab.poll() is None:
+            lab.kill()
+
