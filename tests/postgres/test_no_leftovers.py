@@ -204,8 +204,8 @@ def test_stopping_jupyterlab_leaves_nothing(tmp_path: Path) -> None:
         client.load_connection_file()
         client.start_channels()
         said: list[str] = []
-        try:
-            client.wait_for_ready(timeout=60)
+        try:  # kernel_info, not wait_for_ready: without a manager, a slow heartbeat on a busy machine reads as dead
+            client.kernel_info(reply=True, timeout=120)
             client.execute_interactive("from primer_memory.postgres import local_server\nprint(local_server())",
                                        output_hook=lambda msg: said.append(msg["content"].get("text", "")),
                                        timeout=120)
