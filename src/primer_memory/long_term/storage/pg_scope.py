@@ -145,8 +145,10 @@ _DDL = (
         RETURN;
       END IF;
       parts := string_to_array(token, '.');
-      IF cardinality(parts) <> 5 OR parts[1] <> 'v1' OR parts[2] !~ '^[0-9]{1,15}$'
-         OR parts[3] !~ '^([0-9a-f]{2})*$' OR parts[4] !~ '^([0-9a-f]{2})*$' OR parts[5] !~ '^[0-9a-f]{64}$' THEN
+      -- only the shape the signature needs: every other field is read after the signature proved the signer wrote it
+      -- (no regular expressions: they were most of this function's time)
+      IF cardinality(parts) <> 5 OR parts[1] <> 'v1' OR length(parts[5]) <> 64
+         OR translate(parts[5], '0123456789abcdef', '') <> '' THEN
         RAISE EXCEPTION 'the scope in app.scope is not a signed scope' USING ERRCODE = 'insufficient_privilege';
       END IF;
       SELECT k.inner_pad, k.outer_pad INTO pads FROM {s}.scope_key k;
