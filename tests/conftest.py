@@ -18,3 +18,10 @@ def pg_dsn() -> str:
     from primer_memory.postgres import local_server
 
     return local_server()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Servers of ours whose owners are gone (a kernel nbval or the browser test killed) are stopped and deleted."""
+    from primer_memory.postgres import reap_orphans
+
+    reap_orphans()

@@ -65,3 +65,17 @@ def test_wrong_answers_say_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> 
     assert "session" in capsys.readouterr().out
     assert grade("5.3", {"the write-ahead log"}) is False
     assert "base backups" in capsys.readouterr().out
+
+
+def test_a_rule_that_accepts_an_unset_scope_is_rejected(capsys: pytest.CaptureFixture[str]) -> None:
+    """Plain equality lets '' see a row whose tenant and user are '': after a transaction the setting reads ''."""
+    def plain_equality(rt: str, ru: str, st: str | None, su: str | None) -> bool:
+        return rt == st and ru == su
+
+    def none_only(rt: str, ru: str, st: str | None, su: str | None) -> bool:
+        return st is not None and su is not None and rt == st and ru == su
+
+    for wrong in (plain_equality, none_only):
+        assert grade("5.1", wrong) is False
+        out = capsys.readouterr().out
+        assert "no scope set" in out and "Not yet" in out

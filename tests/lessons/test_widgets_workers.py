@@ -61,6 +61,10 @@ def test_every_sentence_is_true(situation: str, workers: int) -> None:
         assert f"w1 {dead} holding t/a; once its lease expired, w2 took the step over." in text
     holding_dead = any(s.status == "running" and states.get(s.lease_owner) == "killed" for s in steps)
     assert ("was killed while holding a step" in text) == holding_dead
+    if "another worker will take that step over" in text:
+        assert any(v == "alive" for v in states.values()), "a take-over is promised only while a worker lives"
+    if holding_dead and not any(v == "alive" for v in states.values()):
+        assert "no worker is left alive to take it over" in text
     assert ("Every step is done exactly once." in text) == (bool(steps) and all(s.status == "done" for s in steps))
     assert "Recorded twice" not in text
 
@@ -107,3 +111,24 @@ def test_the_panel_kills_one_and_another_takes_over(backend: str, request: pytes
         assert f"{victim} was killed holding" in text and f"{heir} took the step over" in text
     finally:
         panel.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_a_rerun_panel_starts_cleanly_and_leaves_no_schema_behind(pg_dsn: str) -> None:
+    """Re-running the cell made a second panel on the same schema: its start hit 'job-1 already exists'."""
+    import psycopg
+
+    name = f"rerun_{uuid.uuid4().hex[:6]}"
+    first, second = (workers_panel(dsn=pg_dsn, schema=name, tasks=2, lease=1.0, work_ms=50) for _ in range(2))
+    try:
+        for panel in (first, second, first):
+            panel.count.value = 1
+            panel.buttons["start"].click()
+            assert "Started 1 worker process(es) on 2 tasks" in plain(panel.text.value), plain(panel.text.value)
+    finally:
+        first.stop()
+        second.stop()
+    with psycopg.connect(pg_dsn) as admin:
+        left = admin.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE %s", (name + "%",)).fetchall()
+    assert left == [], "every round's schema is dropped"

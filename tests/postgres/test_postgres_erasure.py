@@ -112,3 +112,61 @@ def test_delete_user_then_compact_leaves_none_of_its_text_in_the_table_files(
         reopened.close()
     finally:
         drop_schema(pg_dsn, schema)
+
+
+def _statistics(admin_dsn: str, schema: str) -> str:
+    """Everything pg_statistic holds about the store's tables and their indexes, as the administrator reads it."""
+    import psycopg
+
+    with psycopg.connect(admin_dsn) as admin:
+        rows = admin.execute(
+            "SELECT s::text FROM pg_statistic s JOIN pg_class c ON c.oid = s.starelid"
+            " WHERE c.relnamespace = %s::regnamespace", (schema,)).fetchall()
+    return "\n".join(text for (text,) in rows)
+
+
+def _alice_and_carol(memory: LongTermMemory) -> Scope:
+    erased = Scope("acme", "alice-zqxvbnmw")
+    for i in range(30):
+        memory.remember(SCOPES[3], "episodic", f"Carol filed expense report number {i} for the Berlin trip.")
+        memory.remember(erased, "semantic", f"Alice's door code {i} is qzxvbnmw{i}.", key=f"door_{i}")
+    return erased
+
+
+def test_memory_text_never_reaches_the_planners_statistics_and_erasure_clears_the_user(
+        pg_dsn: str, schema: str) -> None:
+    """ANALYZE samples columns into pg_statistic; a memory's text, key and vector are kept out of it, and
+    compact() after delete_user refreshes the sample so the erased user's name is gone too."""
+    import psycopg
+
+    memory = _memory(pg_dsn, schema)
+    erased = _alice_and_carol(memory)
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute(f"ANALYZE {schema}.records")
+        admin.execute(f"ANALYZE {schema}.scopes")
+    stats = _statistics(pg_dsn, schema)
+    assert "alice-zqxvbnmw" in stats, "the sample is real: it names the users"
+    assert "qzxvbnmw" not in stats.replace("alice-zqxvbnmw", ""), "but never a memory's text or key"
+    assert "Berlin" not in stats and "door_" not in stats
+    assert memory.delete_user(erased) == 30
+    compact(pg_dsn, schema)
+    assert "zqxvbnmw" not in _statistics(pg_dsn, schema), "after erasure: no trace of the user or the text"
+    memory.close()
+
+
+def test_statistics_an_older_store_gathered_are_cleared_by_erasure(pg_dsn: str, schema: str) -> None:
+    """A store created before the text was kept out of the statistics may hold a sample of it: compact() clears it."""
+    import psycopg
+
+    memory = _memory(pg_dsn, schema)
+    erased = _alice_and_carol(memory)
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute(f"ALTER TABLE {schema}.records ALTER COLUMN content SET STATISTICS -1")
+        admin.execute(f"ANALYZE {schema}.records")
+    assert "qzxvbnmw" in _statistics(pg_dsn, schema).replace("alice-zqxvbnmw", ""), "the old store's sample"
+    memory.close()
+    memory = _memory(pg_dsn, schema)  # setup runs again: the column is hidden again
+    memory.delete_user(erased)
+    compact(pg_dsn, schema)
+    assert "zqxvbnmw" not in _statistics(pg_dsn, schema)
+    memory.close()

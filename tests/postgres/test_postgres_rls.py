@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -43,8 +44,7 @@ EVERYONE = [ALICE, BOB, CAROL, *TRICKY]
 def store(pg_dsn: str) -> Iterator[tuple[str, object]]:
     """A fresh schema with one row per scope; yields (schema, pool of the application role)."""
     schema = "rls_" + uuid.uuid4().hex[:10]
-    pg.setup(pg_dsn, schema=schema, dim=DIM, embedder_name="test")
-    pool = pg.connect_pool(pg.application_dsn(pg_dsn), max_size=2)
+    pool = _signed_pool(pg_dsn, schema, max_size=2)
     for seq, scope in enumerate(EVERYONE, start=1):
         _insert(pool, schema, scope, seq, f"secret of {scope.tenant_id}/{scope.user_id}")
     yield schema, pool
@@ -52,8 +52,29 @@ def store(pg_dsn: str) -> Iterator[tuple[str, object]]:
     pg.drop_schema(pg_dsn, schema)
 
 
+class SignedPool:
+    """The application role's pool and the signer the authentication layer would hold: units of work for a scope."""
+
+    def __init__(self, pool: Any, signer: pg.ScopeSigner):
+        self.pool, self.signer = pool, signer
+
+    def unit(self, scope: Scope) -> Any:
+        return pg.scoped_transaction(self.pool, self.signer.sign(scope))
+
+    def connection(self) -> Any:
+        return self.pool.connection()
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _signed_pool(pg_dsn: str, schema: str, max_size: int) -> SignedPool:
+    _, key = pg.setup_store(pg_dsn, schema=schema, dim=DIM, embedder_name="test")
+    return SignedPool(pg.connect_pool(pg.application_dsn(pg_dsn), max_size=max_size), pg.ScopeSigner(key))
+
+
 def _insert(pool: object, schema: str, scope: Scope, seq: int, content: str) -> None:
-    with pg.scoped_transaction(pool, scope) as conn:
+    with pool.unit(scope) as conn:
         conn.execute(
             f"INSERT INTO {schema}.records (tenant_id, user_id, seq, id, kind, content, key, source, superseded_by,"
             " importance, created_at, last_access, embedding)"
@@ -65,7 +86,7 @@ def _insert(pool: object, schema: str, scope: Scope, seq: int, content: str) -> 
 
 
 def _visible(pool: object, scope: Scope, query: str, params: tuple = ()) -> list[tuple[str, str]]:
-    with pg.scoped_transaction(pool, scope) as conn:
+    with pool.unit(scope) as conn:
         return conn.execute(query, params).fetchall()
 
 
@@ -132,15 +153,15 @@ def test_with_no_scope_set_every_query_sees_zero_rows(pg_dsn: str, store: tuple)
     with psycopg.connect(pg.application_dsn(pg_dsn), autocommit=True) as fresh:  # never set: current_setting is NULL
         for table in pg.table_names():
             assert fresh.execute(f"SELECT count(*) FROM {schema}.{table}").fetchone() == (0,), table
-        assert pg.scope_settings(fresh) == (None, None)
+        assert pg.scope_settings(fresh) is None
     with pool.connection() as used:  # set by earlier transactions, which ended: '' now
         assert used.execute(f"SELECT count(*) FROM {schema}.records").fetchone() == (0,)
-        assert pg.scope_settings(used) in {("", ""), (None, None)}
+        assert pg.scope_settings(used) in {"", None}
 
 
 def test_a_pooled_connection_does_not_carry_the_last_callers_scope(store: tuple) -> None:
     schema, pool = store
-    with pg.scoped_transaction(pool, ALICE) as conn:
+    with pool.unit(ALICE) as conn:
         assert conn.execute(f"SELECT count(*) FROM {schema}.records").fetchone() == (1,)
     for _ in range(3):
         with pool.connection() as conn:
@@ -152,16 +173,16 @@ def test_rows_cannot_be_written_into_or_moved_to_another_scope(store: tuple) -> 
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
         _plant(pool, schema)
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-        with pg.scoped_transaction(pool, CAROL) as conn:
+        with pool.unit(CAROL) as conn:
             conn.execute(f"UPDATE {schema}.records SET tenant_id = 'acme', user_id = 'alice'")
-    with pg.scoped_transaction(pool, CAROL) as conn:  # a blind UPDATE or DELETE reaches only Carol's row
+    with pool.unit(CAROL) as conn:  # a blind UPDATE or DELETE reaches only Carol's row
         assert conn.execute(f"UPDATE {schema}.records SET source = source").rowcount == 1
     assert _visible(pool, ALICE, f"SELECT content FROM {schema}.records") == [("secret of acme/alice",)]
 
 
 def _plant(pool: object, schema: str) -> None:
     """Carol's transaction tries to insert a row labelled as Alice's."""
-    with pg.scoped_transaction(pool, CAROL) as conn:
+    with pool.unit(CAROL) as conn:
         conn.execute(
             f"INSERT INTO {schema}.records (tenant_id, user_id, seq, id, kind, content, source, importance,"
             " created_at, last_access, embedding) VALUES ('acme', 'alice', 99, 'x', 'semantic', 'planted', 't',"
@@ -175,16 +196,20 @@ def test_the_application_cannot_switch_the_lock_off(store: tuple) -> None:
     attempts = [
         f"ALTER TABLE {schema}.records DISABLE ROW LEVEL SECURITY",
         f"ALTER TABLE {schema}.records NO FORCE ROW LEVEL SECURITY",
-        f"DROP POLICY scope_only ON {schema}.records",
+        f"DROP POLICY signed_scope ON {schema}.records",
+        f"CREATE POLICY mine ON {schema}.records USING (true)",
+        f"ALTER FUNCTION {schema}.signed_scope() RENAME TO old",
+        f"SELECT key FROM {schema}.scope_key",
+        f"UPDATE {schema}.scope_key SET key = key",
         f"SET ROLE {pg.OWNER_ROLE}",
         "SET ROLE postgres",
     ]
     for statement in attempts:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            with pg.scoped_transaction(pool, CAROL) as conn:
+            with pool.unit(CAROL) as conn:
                 conn.execute(statement)
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-        with pg.scoped_transaction(pool, CAROL) as conn:  # row_security=off makes the query fail, not leak
+        with pool.unit(CAROL) as conn:  # row_security=off makes the query fail, not leak
             conn.execute("SET LOCAL row_security = off")
             conn.execute(f"SELECT * FROM {schema}.records")
 
@@ -193,7 +218,7 @@ def test_a_scope_set_in_the_query_text_is_overridden_by_nothing(store: tuple) ->
     """The scope comes from set_config at the start of the transaction; a caller who sets it again is just
     that caller pretending, which is why only the authentication layer may build the Scope."""
     schema, pool = store
-    with pg.scoped_transaction(pool, CAROL) as conn:
+    with pool.unit(CAROL) as conn:
         rows = conn.execute(f"SELECT content FROM {schema}.records WHERE content LIKE %s", ("%acme%",)).fetchall()
     assert rows == []
 
@@ -206,8 +231,7 @@ part = st.sampled_from(["acme", "acme-corp", "acme%", "a_me", "%", "_", "ACME", 
 def test_every_caller_sees_exactly_its_own_rows(pg_dsn: str, rows: list[tuple[str, str]], caller: tuple) -> None:
     """Property: whatever rows exist, an unfiltered SELECT in a caller's transaction returns exactly theirs."""
     schema = "rlsp_" + uuid.uuid4().hex[:10]
-    pg.setup(pg_dsn, schema=schema, dim=DIM, embedder_name="test")
-    pool = pg.connect_pool(pg.application_dsn(pg_dsn), max_size=1)
+    pool = _signed_pool(pg_dsn, schema, max_size=1)
     try:
         for seq, (tenant, user) in enumerate(rows, start=1):
             _insert(pool, schema, Scope(tenant, user), seq, f"{tenant}|{user}|{seq}")

@@ -162,9 +162,29 @@ def test_setup_is_idempotent_and_refuses_another_embedder(pg_dsn: str, schema: s
 
 
 def test_a_connection_that_would_bypass_rls_is_refused(pg_dsn: str, schema: str) -> None:
+    from primer_memory.long_term.storage.pg_scope import read_signing_key
+
     setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name)
     with pytest.raises(PostgresSetupError, match="bypasses row-level security"):
-        PostgresStore(pg_dsn, embedder_name=EMBEDDER.name, dim=EMBEDDER.dim, schema=schema, app_dsn=pg_dsn)
+        PostgresStore(pg_dsn, embedder_name=EMBEDDER.name, dim=EMBEDDER.dim, schema=schema, app_dsn=pg_dsn,
+                      signing_key=read_signing_key(pg_dsn, schema))
+
+
+def test_an_application_server_without_setup_needs_the_signing_key(pg_dsn: str, schema: str) -> None:
+    from primer_memory.long_term.storage.pg_scope import read_signing_key
+    from primer_memory.long_term.storage.postgres import application_dsn
+
+    setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name)
+    with pytest.raises(PostgresSetupError, match="signing_key="):
+        PostgresStore(embedder_name=EMBEDDER.name, dim=EMBEDDER.dim, schema=schema, app_dsn=application_dsn(pg_dsn))
+    store = PostgresStore(embedder_name=EMBEDDER.name, dim=EMBEDDER.dim, schema=schema,
+                          app_dsn=application_dsn(pg_dsn), signing_key=read_signing_key(pg_dsn, schema))
+    memory = LongTermMemory(EMBEDDER, policy=accept_all, store=store)
+    try:
+        assert memory.remember(ALICE, "semantic", "Alice's fiscal year starts in April.").stored
+        assert [r.content for r in memory.recall(ALICE, "fiscal year")] == ["Alice's fiscal year starts in April."]
+    finally:
+        memory.close()
 
 
 def test_a_failed_write_changes_nothing(pg_dsn: str, schema: str) -> None:

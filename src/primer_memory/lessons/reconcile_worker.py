@@ -281,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     drain = commands.add_parser("drain", help="claim and finish steps of every task until all are done")
     drain.add_argument("db", nargs="?")
     drain.add_argument("--dsn", default=None)
-    drain.add_argument("--schema", default="public")
+    drain.add_argument("--schema", default="primer_tasks")
     drain.add_argument("--work-ms", type=float, default=0.0)
     drain.add_argument("--wait-go", action="store_true", help="after READY, wait for 'go' on stdin")
     for sub in (run, drain):
@@ -314,7 +314,7 @@ def start_worker(db: str | os.PathLike[str], *, pause_at: str | None = None, tas
 
 
 def start_drainer(worker: str, *, db: str | os.PathLike[str] | None = None, dsn: str | None = None,
-                  schema: str = "public", lease: float = DEFAULT_LEASE, work_ms: float = 0.0,
+                  schema: str = "primer_tasks", lease: float = DEFAULT_LEASE, work_ms: float = 0.0,
                   wait_go: bool = False) -> WorkerProcess:
     """Start a worker process that claims and finishes steps of every task (a file, or PostgreSQL) until none is left."""
     args = ["drain"] + ([os.fspath(db)] if db is not None else [])

@@ -123,11 +123,12 @@ def run_attack(world: RlsWorld, caller: Scope, attack: str, forgot_where: bool) 
     params = {"t": caller.tenant_id, "u": caller.user_id, **ATTACKS[attack][3]}
     if "question" in params:
         params["q"] = world.memory.embedder.embed([params["question"]])[0]
-    with scoped_transaction(world.store.pool, caller) as conn:
+    signed = world.store.signer.sign(caller)
+    with scoped_transaction(world.store.pool, signed) as conn:
         locked = conn.execute(statement, params).fetchall()
     with psycopg.connect(world.admin_dsn, autocommit=True) as admin, admin.transaction():
         register_vector(admin)
-        admin.execute(SCOPE_SQL, (caller.tenant_id, caller.user_id))  # the same scope: only the lock differs
+        admin.execute(SCOPE_SQL, (signed.token,))  # the same scope: only the lock differs
         unlocked = admin.execute(statement, params).fetchall()
     return AttackRun(caller, attack, forgot_where, shown,
                      [(Scope(t, u), c) for t, u, c in locked], [(Scope(t, u), c) for t, u, c in unlocked])

@@ -98,12 +98,15 @@ class TaskStateStore:
     be given the same checks. `hook(point, task_id, step, status)` is called at named
     points inside a write transaction ("creating", "checked", "written") so tests and
     the crash simulator can stop a process there. `clock` (seconds) times leases.
+    On PostgreSQL, `scope=` (a `Scope`: tenant and user) is whose tasks this store sees and
+    writes, enforced by row-level security (default: tenant 'default', user 'tasks').
     `timeout` is how long a write waits for another program's lock before StoreBusy.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, dsn: str | None = None,
-                 schema: str = "public", validators: Mapping[str, Validator] | None = None,
-                 hook: Hook | None = None, timeout: float = 30.0, clock: Callable[[], float] | None = None):
+                 schema: str = "primer_tasks", validators: Mapping[str, Validator] | None = None,
+                 hook: Hook | None = None, timeout: float = 30.0, clock: Callable[[], float] | None = None,
+                 scope: Any = None):
         check_settings(timeout, clock, hook)
         self._validators: dict[str, Validator] = dict(BUILTIN_VALIDATORS)
         for name, fn in (validators or {}).items():
@@ -114,7 +117,10 @@ class TaskStateStore:
         if dsn is not None:
             from .storage.postgres import PostgresTasks
 
-            self._db: Any = PostgresTasks(dsn, schema=schema, clock=clock)
+            self._db: Any = PostgresTasks(dsn, schema=schema, clock=clock, scope=scope)
+        elif scope is not None:
+            raise TaskFileError("scope= binds a PostgreSQL task store to one tenant and user; an SQLite file "
+                                "belongs to whoever opens it: give dsn= or leave scope out")
         else:
             from .storage.sqlite import SQLiteTasks
 

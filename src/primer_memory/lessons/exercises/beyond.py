@@ -19,7 +19,8 @@ def row_visible(row_tenant: str, row_user: str, setting_tenant: str | None, sett
     return row_tenant == setting_tenant and row_user == setting_user
 
 
-_ROWS = [("acme", "alice"), ("acme-corp", "alice"), ("ACME", "alice"), ("acme", "al"), ("%", "%"), ("globex", "carol")]
+_ROWS = [("acme", "alice"), ("acme-corp", "alice"), ("ACME", "alice"), ("acme", "al"), ("%", "%"), ("globex", "carol"),
+         ("", "")]  # a row written with no scope: plain equality would show it to every caller with none
 _SETTINGS = [(None, None), ("", ""), ("acme", None), ("acme", ""), ("acme", "alice"), ("acme", "al"),
              ("%", "%"), ("ACME", "alice"), ("globex", "carol"), ("acme%", "alice")]
 
@@ -40,8 +41,8 @@ def _check_policy(answer: Any) -> bool:
                     print("A policy that shows this row leaks it to another caller (or to a caller with no scope).")
                 return False
     print(f"Right on all {len(_ROWS) * len(_SETTINGS)} cases: exact match on both parts, and no scope means no rows.")
-    print("In SQL: USING (tenant_id = current_setting('app.tenant_id', true) AND user_id = "
-          "current_setting('app.user_id', true)) -- NULL or '' never equals a real name, so it fails closed.")
+    print("In SQL the store checks a signed scope, refuses an empty one, and a CHECK constraint keeps rows with an "
+          "empty tenant or user out of the table: '' never matches, so no scope means no rows.")
     return True
 
 

@@ -77,8 +77,12 @@ def workers_view(steps: Mapping[str, Sequence[Any]], events: Mapping[str, Sequen
     killed_holding = [n for n, s in workers.items() if s == "killed"
                       and any(holder == n and status == "running" for _, st in rows for _, status, holder in st)]
     for name in sorted(killed_holding):
-        notes.append(f"{name} was killed while holding a step; nobody renews its lease now, so another worker "
-                     "will take that step over when the lease runs out.")
+        if counts["alive"]:
+            notes.append(f"{name} was killed while holding a step; nobody renews its lease now, so another worker "
+                         "will take that step over when the lease runs out.")
+        else:
+            notes.append(f"{name} was killed while holding a step, and no worker is left alive to take it over: "
+                         "the step waits, leased to nobody, until a new worker starts (press start).")
     if total and finished == total:
         notes.append("Every step is done" + (" exactly once." if not done_twice else "."))
     if done_twice:
@@ -91,11 +95,14 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
     """Start N workers on a fresh list of `tasks` three-step tasks, kill one, and watch.
 
     With `dsn` the list lives in PostgreSQL (schema `schema`, emptied on start); without it,
-    in an SQLite file in a temporary folder of the panel's own.
+    in an SQLite file in a temporary folder of the panel's own. Each start uses a fresh schema
+    (or file) and drops the previous one; `panel.stop()` kills the workers and drops the last.
+    A second panel on the same `schema` (a re-run cell) starts cleanly too.
     """
     import os
     import tempfile
     import time
+    import uuid
     import weakref
 
     import ipywidgets as w
@@ -127,6 +134,9 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
     text = w.HTML()
     text.add_class("pm-workers-text")
 
+    if dsn:
+        schema = f"{schema}_{uuid.uuid4().hex[:6]}"  # this panel's own: a re-run cell gets another
+
     def worker_states() -> dict[str, str]:
         return {n: "killed" if n in state["killed"] else ("alive" if p.alive else "finished")
                 for n, p in state["procs"].items()}
@@ -141,14 +151,38 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
                                 worker_states())
         text.value = (f"<p>{html.escape(extra)}</p>" if extra else "") + view.html()
 
-    def stop_all() -> None:
+    def kill_all() -> None:
         for proc in state["procs"].values():
             proc.kill()
 
+    def drop_round() -> None:
+        """The current round's task list goes away with its workers (PostgreSQL: the schema; SQLite: the file)."""
+        if dsn and state["round"]:
+            from ...long_term.storage.postgres import drop_schema
+
+            drop_schema(dsn, where()["schema"])
+
+    def stop_all() -> None:
+        kill_all()
+        try:
+            drop_round()
+        except Exception:  # the server may already be gone when the interpreter exits
+            pass
+
     def on_start(_button: object = None) -> None:
-        stop_all()
+        try:
+            begin()
+        except Exception as exc:  # say what went wrong in the panel; never leave it stuck
+            kill_all()
+            state["procs"], state["killed"] = {}, set()
+            show(f"Could not start: {type(exc).__name__}: {exc}")
+
+    def begin() -> None:
+        kill_all()
+        drop_round()
         state["round"] += 1
         state["procs"], state["killed"] = {}, set()
+        drop_round()  # left by an earlier panel on the same schema (a re-run cell)
         with open_store() as store:
             for n in range(tasks):
                 store.create_task(f"job-{n + 1}", "a job of three steps", ["fetch", "transform", "load"])

@@ -2,8 +2,10 @@
 
 A pooled connection is reused by the next request, maybe another tenant's, so
 nothing about the caller may be set for the session. Each unit of work is one
-transaction whose first statement sets the caller's scope with
-`set_config(..., true)` (local: gone at COMMIT or ROLLBACK).
+transaction whose first statement sets the caller's *signed* scope with
+`set_config('app.scope', token, true)` (local: gone at COMMIT or ROLLBACK); the
+policies check its signature (see `pg_scope`), so SQL running in the transaction
+cannot swap it for another tenant's.
 """
 
 from __future__ import annotations
@@ -12,25 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .pg_scope import APP_ROLE, SCOPE_SQL, SignedScope, UnsignableScope, application_dsn
+
 __all__ = ["APP_ROLE", "SCOPE_SQL", "application_dsn", "connect_pool", "scope_settings", "scoped_transaction"]
-
-SCOPE_SQL = "SELECT set_config('app.tenant_id', %s, true), set_config('app.user_id', %s, true)"
-"""The first statement of every unit of work: the caller's scope, local to this transaction."""
-
-APP_ROLE = "primer_app"
-"""The role the application logs in as: LOGIN, NOSUPERUSER, NOBYPASSRLS, owns nothing."""
-
-
-def application_dsn(admin_dsn: str, *, app_role: str = APP_ROLE, app_password: str | None = None) -> str:
-    """The administrator's DSN with the application role as the user (same host, port and database)."""
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    params = conninfo_to_dict(admin_dsn)
-    params.pop("password", None)
-    if app_password is not None:
-        params["password"] = app_password
-    params["user"] = app_role
-    return make_conninfo(**params)
 
 
 def _configure(conn: Any) -> None:
@@ -58,16 +44,19 @@ def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4, timeout: flo
 
 
 @contextmanager
-def scoped_transaction(pool: Any, scope: Any) -> Iterator[Any]:
-    """One unit of work for one caller: a pooled connection, a transaction, the scope set first; rolls back on error."""
+def scoped_transaction(pool: Any, scope: SignedScope) -> Iterator[Any]:
+    """One unit of work for one caller: a pooled connection, a transaction, the signed scope set first.
+
+    Rolls back on error. A plain `Scope` is refused: sign it first (`store.signer.sign(scope)`).
+    """
+    if not isinstance(scope, SignedScope):
+        raise UnsignableScope(f"a unit of work needs a signed scope, got {type(scope).__name__}: sign the caller's "
+                              "scope with the store's ScopeSigner (store.signer.sign(scope))")
     with pool.connection() as conn, conn.transaction():
-        conn.execute(SCOPE_SQL, (scope.tenant_id, scope.user_id))
+        conn.execute(SCOPE_SQL, (scope.token,))
         yield conn
 
 
-def scope_settings(conn: Any) -> tuple[str | None, str | None]:
-    """What this connection's transaction sees as tenant and user right now (None when never set)."""
-    row = conn.execute(
-        "SELECT current_setting('app.tenant_id', true), current_setting('app.user_id', true)"
-    ).fetchone()
-    return row[0], row[1]
+def scope_settings(conn: Any) -> str | None:
+    """The signed scope this connection's transaction carries right now: None when never set, '' after it ended."""
+    return conn.execute("SELECT current_setting('app.scope', true)").fetchone()[0]

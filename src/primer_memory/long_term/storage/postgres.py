@@ -2,14 +2,13 @@
 
 The database, not the application, keeps tenants apart: every table that holds
 memory content has row-level security ENABLEd and FORCEd, with one policy
-"this row's tenant and user are the ones set for this transaction". The
-application connects as a role that is neither superuser, nor owner, nor
-BYPASSRLS, and every unit of work starts with
-`SELECT set_config('app.tenant_id', %s, true), set_config('app.user_id', %s, true)`
-(the `true` makes it local to the transaction, so a pooled connection never
-carries one caller's scope into the next). With no scope set,
-`current_setting(..., true)` is NULL (or '' once a transaction has ended) and
-every query sees zero rows: it fails closed.
+"this row's tenant and user are those of the scope whose signature the database
+checked" (`pg_scope`). The application connects as a role that is neither
+superuser, nor owner, nor BYPASSRLS, and every unit of work starts with
+`SELECT set_config('app.scope', <signed scope>, true)` (the `true` makes it local
+to the transaction, so a pooled connection never carries one caller's scope into
+the next). With no scope set every query sees zero rows: it fails closed; a
+forged or expired scope stops the statement.
 
 Setup runs as an administrator (the DSN of `primer_memory.postgres.local_server()`
 or your own): it creates the extension, the two roles, the schema, applies the
@@ -29,8 +28,9 @@ from ..records import MemoryRecord, Scope, StoreFileError, WriteConflict
 from ..validation import stored_record_problem
 from . import NewRecord, TextKey, record_id
 from .pg_pool import APP_ROLE, SCOPE_SQL, application_dsn, connect_pool, scope_settings, scoped_transaction
+from .pg_scope import ScopeSigner, SignedScope
 from .postgres_schema import (MIGRATIONS, OWNER_ROLE, SCHEMA_VERSION, PostgresSetupError, check_schema, drop_schema,
-                              setup, table_names)
+                              setup, setup_store, table_names)
 
 __all__ = [
     "APP_ROLE",
@@ -39,6 +39,8 @@ __all__ = [
     "SCOPE_SQL",
     "SCHEMA_VERSION",
     "PostgresStore",
+    "ScopeSigner",
+    "SignedScope",
     "PostgresSetupError",
     "application_dsn",
     "connect_pool",
@@ -46,6 +48,7 @@ __all__ = [
     "scope_settings",
     "scoped_transaction",
     "setup",
+    "setup_store",
     "table_names",
 ]
 
@@ -115,7 +118,9 @@ class PostgresStore:
     Nothing is cached between calls, so many application processes can share one
     server. `dsn` is an administrator's (for setup; default: `local_server()`);
     the store then connects as the application role. Search is exact over the
-    partition while it holds at most `exact_limit` records, else HNSW.
+    partition while it holds at most `exact_limit` records, else HNSW. Each unit of
+    work carries the caller's scope signed by `signer` (the key setup provisioned);
+    with `app_dsn=` (no setup) give that key as `signing_key=`.
     """
 
     label = "PostgreSQL"
@@ -132,16 +137,22 @@ class PostgresStore:
         app_password: str | None = None,
         exact_limit: int = 20_000,
         pool_size: int = 4,
+        signing_key: bytes | None = None,
     ):
         import os
 
         from ...postgres import APP_PASSWORD_VARIABLE, local_server
 
-        admin = local_server() if dsn is None else dsn
         if app_dsn is None:
+            admin = local_server() if dsn is None else dsn
             password = app_password or os.environ.get(APP_PASSWORD_VARIABLE) or None
-            setup(admin, schema=schema, dim=dim, embedder_name=embedder_name, app_password=password)
+            _, signing_key = setup_store(admin, schema=schema, dim=dim, embedder_name=embedder_name,
+                                         app_password=password)
             app_dsn = application_dsn(admin, app_password=password)
+        elif signing_key is None:
+            raise PostgresSetupError("with app_dsn= (no setup run here) give the schema's signing key as signing_key=; "
+                                     "read it as the administrator with pg_scope.read_signing_key(admin_dsn, schema)")
+        self.signer = ScopeSigner(signing_key)
         self.dim, self.schema, self.exact_limit = dim, check_schema(schema), exact_limit
         self._sql: dict[str, Any] = {}
         try:
@@ -169,7 +180,7 @@ class PostgresStore:
         return composed
 
     def _unit(self, scope: Scope) -> Any:
-        return scoped_transaction(self.pool, scope)
+        return scoped_transaction(self.pool, self.signer.sign(scope))
 
     def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
         rid, seq, kind, content, key, source, sup, imp, created, last, gone, origin = row[:12]

@@ -4,7 +4,10 @@ Setup runs as an administrator (the DSN of `primer_memory.postgres.local_server(
 or your own): it creates the extension, the two roles, the schema, applies the
 append-only MIGRATIONS and records the version. It is idempotent and serialised
 by an advisory lock, so many processes may call it at once. Every table that
-holds memory content has row-level security ENABLEd and FORCEd.
+holds memory content has row-level security ENABLEd and FORCEd, with the policy
+that checks the signed scope (`pg_scope`), and refuses rows with an empty tenant
+or user. Memory text and vectors are kept out of the planner's statistics
+(`pg_statistic`), which would otherwise keep a sample of them after erasure.
 """
 
 from __future__ import annotations
@@ -13,13 +16,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .pg_pool import APP_ROLE
+from .pg_scope import (APP_ROLE, OWNER_ROLE, PostgresSetupError, hide_from_statistics, install_signed_scope,
+                       own_schema, secure_table)
 
 __all__ = ["MIGRATIONS", "OWNER_ROLE", "SCHEMA_VERSION", "PostgresSetupError", "check_schema", "drop_schema", "setup",
-           "table_names"]
-
-OWNER_ROLE = "primer_owner"
-"""Owns the schema and tables (NOLOGIN); FORCE ROW LEVEL SECURITY binds even it."""
+           "setup_store", "table_names", "UNSTATISTICAL"]
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _LOCK_KEY = 0x504D454D  # "PMEM": one advisory lock serialises every setup() on the server
@@ -71,9 +72,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _CONTENT_TABLES = ("scopes", "records")
 """Tables holding memory content (or whose rows name a user): RLS on each."""
 
-
-class PostgresSetupError(RuntimeError):
-    """The server cannot host the store: no pgvector, a foreign schema, a newer version, another embedder."""
+UNSTATISTICAL = {"records": ("content", "key", "embedding"), "records_one_current_text": ("coalesce", "md5")}
+"""Columns (and index expressions) ANALYZE must not sample: a memory's text, key and vector, or a digest of them."""
 
 
 def check_schema(name: str) -> str:
@@ -89,22 +89,6 @@ def _ddl(statement: str, schema: str, dim: int) -> Any:
     return sql.SQL(statement.replace("{dim}", str(int(dim)))).format(s=sql.Identifier(schema))
 
 
-def _ensure_role(cur: Any, role: str, login: bool, password: str | None) -> None:
-    """Create the role if missing; refuse one that exists with powers that would defeat RLS (never alter those)."""
-    from psycopg import sql
-
-    row = cur.execute("SELECT rolsuper, rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-    if row is None:  # new roles are NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE by default
-        cur.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
-    elif row[0] or row[1]:
-        raise PostgresSetupError(f"role {role} exists and is a superuser or BYPASSRLS: row-level security would not "
-                                 "bind it. Drop it, or pass other role names to setup()")
-    elif row[2] != login:
-        cur.execute(sql.SQL("ALTER ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
-    if password is not None:  # ALTER ROLE takes no bind parameters; Literal quotes it safely
-        cur.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password)))
-
-
 def setup(
     admin_dsn: str,
     *,
@@ -116,6 +100,21 @@ def setup(
     app_password: str | None = None,
 ) -> int:
     """Create (or bring up to date) the store in `schema`; return the schema version. Idempotent."""
+    return setup_store(admin_dsn, schema=schema, dim=dim, embedder_name=embedder_name, app_role=app_role,
+                       owner_role=owner_role, app_password=app_password)[0]
+
+
+def setup_store(
+    admin_dsn: str,
+    *,
+    schema: str = "primer_memory",
+    dim: int,
+    embedder_name: str,
+    app_role: str = APP_ROLE,
+    owner_role: str = OWNER_ROLE,
+    app_password: str | None = None,
+) -> tuple[int, bytes]:
+    """`setup`, returning the schema version and the key that signs scopes (for the process that signs them)."""
     import psycopg
     from psycopg import sql
 
@@ -135,15 +134,7 @@ def setup(
                 f"the server has no pgvector extension ({exc}); install pgvector on it, or unset PRIMER_PG_DSN "
                 "to use the embedded server"
             ) from exc
-        _ensure_role(cur, owner_role, login=False, password=None)
-        _ensure_role(cur, app_role, login=True, password=app_password)
-        if not cur.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
-            cur.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(ident(owner_role)))  # a managed admin: SET ROLE
-        cur.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {} AUTHORIZATION {}").format(ident(schema), ident(owner_role)))
-        owner = cur.execute("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
-        if owner is None or owner[0] != owner_role:
-            raise PostgresSetupError(f"schema {schema!r} exists and is owned by {owner[0] if owner else '?'}, "
-                                     f"not {owner_role}; pick another schema name")
+        own_schema(cur, schema, owner_role=owner_role, app_role=app_role, app_password=app_password)
         cur.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {}.schema_version (version int NOT NULL)").format(ident(schema)))
         cur.execute(sql.SQL("ALTER TABLE {}.schema_version OWNER TO {}").format(ident(schema), ident(owner_role)))
         row = cur.execute(sql.SQL("SELECT max(version) FROM {}.schema_version").format(ident(schema))).fetchone()
@@ -175,7 +166,12 @@ def setup(
         for table in _CONTENT_TABLES:
             cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
                 ident(schema), ident(table), ident(app_role)))
-    return SCHEMA_VERSION
+        key = install_signed_scope(cur, schema, owner_role=owner_role, app_role=app_role)
+        for table in _CONTENT_TABLES:
+            secure_table(cur, schema, table)
+        for relation, columns in UNSTATISTICAL.items():
+            hide_from_statistics(cur, schema, relation, columns)
+    return SCHEMA_VERSION, key
 
 
 def drop_schema(admin_dsn: str, schema: str) -> None:

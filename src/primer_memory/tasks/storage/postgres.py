@@ -5,12 +5,15 @@ autocommit mode, with every write inside `with conn.transaction():`. A write loc
 task's row first (`SELECT ... FOR UPDATE`), which serialises updates to one task while
 other tasks move in parallel; `next_claimable` locks with `FOR UPDATE SKIP LOCKED`, so
 workers racing over one task list skip each other's tasks instead of waiting or
-colliding. Tables are named `task_*` inside the schema you choose (default `public`).
-Lease times come from the server's clock, so workers on different machines agree.
+colliding. Tables are named `task_*` inside the schema you choose (default `primer_tasks`).
+Lease times come from the server's clock, so workers on different machines agree. `dsn` is
+an administrator's: setup runs with it, then the store connects as the application role,
+bound by row-level security to one scope (`postgres_scope`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -18,6 +21,9 @@ from typing import Any
 
 from ..rules import StoreDamaged, TaskFileError
 from . import EventRow, StepRow
+from ...long_term.storage.pg_scope import application_dsn
+from ...postgres import APP_PASSWORD_VARIABLE
+from .postgres_scope import TaskScope, prepare_schema, secure_tasks
 
 __all__ = ["PostgresTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
 
@@ -65,7 +71,8 @@ _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 class PostgresTasks:
     """The PostgreSQL backend: one autocommit connection; transactions opened by `transaction()` only."""
 
-    def __init__(self, dsn: str, *, schema: str = "public", clock: Callable[[], float] | None = None):
+    def __init__(self, dsn: str, *, schema: str = "primer_tasks", clock: Callable[[], float] | None = None,
+                 scope: Any = None):
         if not isinstance(schema, str) or not _SCHEMA_NAME.match(schema):
             raise TaskFileError(f"schema must be a plain lower-case name (letters, digits, _), got {schema!r}")
         try:
@@ -82,11 +89,25 @@ class PostgresTasks:
         quoted = sql.Identifier(schema).as_string(self._conn)
         self._sql = {name: text.replace("{s}", quoted) for name, text in _STATEMENTS.items()}
         self._clock = clock
+        password = os.environ.get(APP_PASSWORD_VARIABLE) or None
         try:
+            prepare_schema(self._conn, schema, app_password=password)
             self._setup(quoted)
+            key = secure_tasks(self._conn, schema)
+        except psycopg.errors.InsufficientPrivilege as error:
+            self._conn.close()
+            raise TaskFileError(f"setting up task tables in schema {schema!r} needs an administrator's DSN: "
+                                f"{error}") from None
         except BaseException:
             self._conn.close()
             raise
+        self._conn.close()
+        self._scope = TaskScope(key, scope)
+        try:
+            self._conn = psycopg.connect(application_dsn(dsn, app_password=password), autocommit=True)
+        except psycopg.Error as error:
+            raise TaskFileError(f"the application role could not connect ({type(error).__name__}); on a server "
+                                "that wants passwords set PRIMER_PG_APP_PASSWORD") from None
 
     def _setup(self, quoted: str) -> None:
         """Create or upgrade the tables once, even when many workers start at the same moment."""
@@ -124,11 +145,13 @@ class PostgresTasks:
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """One transaction: committed when the block ends, rolled back by psycopg on any error."""
+        self._scope.ensure(self._conn)
         with self._damage_named(), self._conn.transaction():
             yield _Tx(self._conn, self._sql, self._clock, locking=True)
 
     @contextmanager
     def reading(self) -> Iterator[_Tx]:
+        self._scope.ensure(self._conn)
         with self._damage_named():
             yield _Tx(self._conn, self._sql, self._clock, locking=False)
 

@@ -1,0 +1,104 @@
+"""Task tables under the same lock as memories: the application role, a tenant and user on every row, a signed scope.
+
+Task proposals and outputs hold free text, and one database may serve every tenant, so the
+task tables get what the memory tables have (`long_term.storage.pg_scope`): owned by the
+owner role, the store connecting as the application role (neither superuser, owner nor
+BYPASSRLS), row-level security ENABLEd and FORCEd on every table with a `task_id`, keyed on a
+scope the database verifies, and no empty tenant or user. Rows carry `tenant_id` and `user_id`,
+filled in by the database from the verified scope, so the task statements themselves need
+no change. A store is bound to one scope (default `DEFAULT_SCOPE`): its workers see only
+that scope's tasks. Task ids stay unique across the schema: give each task a random id.
+
+The store's connection is its own (not pooled), so the signed scope is set for the session
+and signed again shortly before it expires.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+__all__ = ["DEFAULT_SCOPE", "TaskScope", "prepare_schema", "secure_tasks"]
+
+DEFAULT_SCOPE = ("default", "tasks")
+"""The tenant and user of a task store opened without `scope=`."""
+_REFRESH = 60.0  # sign again this many seconds before the session's scope expires
+
+
+def prepare_schema(admin: Any, schema: str, *, app_password: str | None = None) -> None:
+    """Before the task migrations: the roles, and the schema owned by the owner role (a foreign one is refused)."""
+    from ...long_term.storage.pg_scope import own_schema
+
+    with admin.transaction():
+        admin.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"primer-memory tasks {schema}",))
+        own_schema(admin.cursor(), schema, app_password=app_password)
+
+
+def secure_tasks(admin: Any, schema: str) -> bytes:
+    """After the task migrations: owner, scope columns, RLS and grants on every task table; return the signing key.
+
+    Idempotent, and takes no table lock once done. Rows that predate it join `DEFAULT_SCOPE`.
+    """
+    from psycopg import sql
+
+    from ...long_term.storage.pg_scope import APP_ROLE, OWNER_ROLE, install_signed_scope, secure_table
+
+    ident = sql.Identifier
+    with admin.transaction():
+        cur = admin.cursor()
+        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"primer-memory tasks {schema}",))
+        key = install_signed_scope(cur, schema)
+        tables = cur.execute(
+            "SELECT c.relname, pg_get_userbyid(c.relowner), bool_or(a.attname = 'task_id'),"
+            " bool_or(a.attname = 'tenant_id') FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid"
+            " WHERE c.relnamespace = %s::regnamespace AND c.relkind = 'r' AND c.relname LIKE 'task%%'"
+            " AND a.attnum > 0 GROUP BY c.relname, c.relowner ORDER BY c.relname", (schema,)).fetchall()
+        for table, owner, scoped, has_columns in tables:
+            target = sql.SQL("{}.{}").format(ident(schema), ident(table))
+            if owner != OWNER_ROLE:
+                cur.execute(sql.SQL("ALTER TABLE {} OWNER TO {}").format(target, ident(OWNER_ROLE)))
+            if not scoped:  # the version table: the application may read it, nothing more
+                cur.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(target, ident(APP_ROLE)))
+                continue
+            if not has_columns:
+                _add_scope_columns(cur, schema, table)
+            secure_table(cur, schema, table)
+            cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(target, ident(APP_ROLE)))
+    return key
+
+
+def _add_scope_columns(cur: Any, schema: str, table: str) -> None:
+    """tenant_id and user_id: existing rows join DEFAULT_SCOPE; new rows take the verified scope by default."""
+    from psycopg import sql
+
+    target = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier(table))
+    verified = sql.SQL("({}.signed_scope())").format(sql.Identifier(schema))
+    for column, fallback in zip(("tenant_id", "user_id"), DEFAULT_SCOPE):
+        cur.execute(sql.SQL("ALTER TABLE {} ADD COLUMN {} text").format(target, sql.Identifier(column)))
+        cur.execute(sql.SQL("UPDATE {} SET {} = %s").format(target, sql.Identifier(column)), (fallback,))
+        cur.execute(sql.SQL("ALTER TABLE {t} ALTER COLUMN {c} SET NOT NULL, ALTER COLUMN {c} SET DEFAULT {v}.{c}")
+                    .format(t=target, c=sql.Identifier(column), v=verified))
+
+
+class TaskScope:
+    """The scope a task store's connection carries, signed for the session and signed again before it expires."""
+
+    def __init__(self, key: bytes, scope: Any = None):
+        from ...long_term.storage.pg_scope import ScopeSigner
+
+        tenant, user = DEFAULT_SCOPE if scope is None else (getattr(scope, "tenant_id", None),
+                                                            getattr(scope, "user_id", None))
+        self._signer = ScopeSigner(key)
+        self.tenant_id, self.user_id = tenant, user
+        self._signer.sign(self)  # refuses an empty or non-string part now, not at the first query
+        self._expires = 0.0
+
+    def ensure(self, conn: Any) -> None:
+        """Set (or renew) the signed scope on this connection when it is missing or about to expire."""
+        from psycopg.pq import TransactionStatus
+
+        if time.time() < self._expires - _REFRESH or conn.info.transaction_status != TransactionStatus.IDLE:
+            return  # still valid; or inside a transaction, whose rollback would undo a session setting
+        signed = self._signer.sign(self)
+        conn.execute("SELECT set_config('app.scope', %s, false)", (signed.token,))
+        self._expires = float(signed.expires)
