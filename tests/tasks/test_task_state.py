@@ -531,5 +531,5 @@ def test_a_file_of_another_schema_version_is_refused(tmp_path: Path) -> None:
     raw = sqlite3.connect(tmp_path / "other.db")
     raw.execute("PRAGMA user_version=7")
     raw.close()
-    with pytest.raises(ValueError, match="schema version 7; this code reads task files of version 2 or older"):
+    with pytest.raises(ValueError, match="schema version 7; this code reads task files of version 3 or older"):
         TaskStateStore(tmp_path / "other.db")
