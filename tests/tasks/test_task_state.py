@@ -29,6 +29,7 @@ from primer_memory.tasks.store import (
     TRANSITIONS,
     InvalidTask,
     InvalidUpdate,
+    RetryPolicy,
     TaskStateStore,
     UnknownTask,
     count_text,
@@ -411,6 +412,8 @@ def test_tables_and_prompt_line(store: TaskStateStore) -> None:
 
 
 NAMES = ("a", "b", "c")
+LIMIT = 3  # attempts per step in the stores below: small, so sequences reach it
+LIMITED = RetryPolicy(max_attempts=LIMIT)
 OK_PAIRS = {("pending", "running"), ("pending", "done"), ("pending", "failed"),
             ("running", "done"), ("running", "failed"), ("failed", "running")}
 
@@ -425,16 +428,21 @@ class Model:
     def __init__(self) -> None:
         self.status = dict.fromkeys(NAMES, "pending")
         self.output: dict[str, Any] = dict.fromkeys(NAMES)
+        self.attempts = dict.fromkeys(NAMES, 0)
+        self.gave_up: set[str] = set()  # a step that failed on its last allowed attempt takes nothing more
 
     def apply(self, proposal: dict[str, Any]) -> bool:
         step, status, output = proposal["step"], proposal["status"], proposal.get("output")
         if status not in STATUSES or step not in NAMES:
             return False
         current = next((n for n in NAMES if self.status[n] != "done"), None)
-        if step != current or (self.status[step], status) not in OK_PAIRS:
+        if step != current or step in self.gave_up or (self.status[step], status) not in OK_PAIRS:
             return False
         if status == "done" and step == "b" and not nonempty(output):
             return False
+        self.attempts[step] += self.status[step] in ("pending", "failed")
+        if status == "failed" and self.attempts[step] >= LIMIT:
+            self.gave_up.add(step)
         self.status[step], self.output[step] = status, output
         return True
 
@@ -461,7 +469,7 @@ def check_against(store: TaskStateStore, model: Model, done_before: dict[str, An
 @settings(max_examples=60)
 @given(st.lists(proposals, max_size=25))
 def test_random_proposals_match_the_model(sequence: list[dict[str, Any]]) -> None:
-    with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db") as store:
+    with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db", retry=LIMITED) as store:
         store.create_task("t", "g", [("a", None), ("b", nonempty), ("c", None)])
         model = Model()
         done: dict[str, Any] = {}
@@ -475,7 +483,9 @@ def test_random_proposals_match_the_model(sequence: list[dict[str, Any]]) -> Non
             assert accepted == expected, (proposal, model.status)
             check_against(store, model, done)
             done = {n: model.output[n] for n in NAMES if model.status[n] == "done"}
-        assert [e.accepted for e in store.events("t")] == _replay(sequence)
+        events = store.events("t")
+        assert [e.accepted for e in events if e.status != "gave_up"] == _replay(sequence)
+        assert {e.step for e in events if e.status == "gave_up"} == model.gave_up  # each with its reason
 
 
 def _replay(sequence: list[dict[str, Any]]) -> list[bool]:
@@ -490,7 +500,7 @@ class TaskMachine(RuleBasedStateMachine):
         super().__init__()
         self.folder = tempfile.TemporaryDirectory()
         self.path = Path(self.folder.name) / "t.db"
-        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty})
+        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty}, retry=LIMITED)
         self.store.create_task("t", "g", [("a", None), ("b", "nonempty"), ("c", None)])
         self.model = Model()
         self.proposed = 0
@@ -510,13 +520,13 @@ class TaskMachine(RuleBasedStateMachine):
     @rule()
     def reopen(self) -> None:
         self.store.close()
-        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty})
+        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty}, retry=LIMITED)
 
     @invariant()
     def agrees_with_the_model(self) -> None:
         check_against(self.store, self.model, self.done)
         self.done = {n: self.model.output[n] for n in NAMES if self.model.status[n] == "done"}
-        assert len(self.store.events("t")) == self.proposed
+        assert len([e for e in self.store.events("t") if e.status != "gave_up"]) == self.proposed
 
     def teardown(self) -> None:
         self.store.close()

@@ -150,8 +150,13 @@ class LeaseMixin:
         the holder claiming again just extends its lease. A failed step waiting out its backoff
         raises RetryLater; a step past its task's attempt limit gives up (GaveUp).
         """
+        stop: GaveUp | None = None
         with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
-            return self._claim_in(tx, task_id, worker, seconds, strict=True)
+            try:
+                return self._claim_in(tx, task_id, worker, seconds, strict=True)
+            except GaveUp as gave_up:  # raised after COMMIT, so a step that gives up now stays given up
+                stop = gave_up
+        raise stop
 
     @contextmanager
     def _lease_transaction(self, task_id: str, worker: str, lease_seconds: float) -> Iterator[tuple[Any, float]]:
