@@ -92,12 +92,16 @@ def _recall(got: list[tuple[object, float]], truth: list[tuple[object, float]]) 
     return min(len(truth), sum(score >= edge for _, score in got)) / len(truth)
 
 
-def report(admin_dsn: str, records: int = 100_000, queries: int = 30) -> None:
-    """Build, then print the three figures (recall@10 and p50 each)."""
+def report(admin_dsn: str, records: int = 100_000, queries: int = 30, *, reuse: bool = False) -> None:
+    """Build (or, with `reuse`, take the table a previous run left), then print the three figures."""
     import psycopg
     from pgvector.psycopg import register_vector
 
-    words, hot = build(admin_dsn, records)
+    if reuse:
+        words = _vocabulary(np.random.default_rng(20260918))
+        hot = words[:100]
+    else:
+        words, hot = build(admin_dsn, records)
     rng = np.random.default_rng(7)
     store = PostgresStore(admin_dsn, embedder_name=EMBEDDER.name, dim=EMBEDDER.dim, schema=SCHEMA, pool_size=1,
                           exact_limit=min(20_000, max(1, records // 10) - 1))
@@ -155,5 +159,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--floor-records", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--reuse", action="store_true", help="keep the table an earlier run built (same sizes)")
     args = parser.parse_args()
-    report(local_server(), args.floor_records, args.queries)
+    report(local_server(), args.floor_records, args.queries, reuse=args.reuse)

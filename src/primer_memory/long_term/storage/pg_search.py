@@ -68,7 +68,7 @@ class HnswSettings:
     search exactly instead.
     """
 
-    ef_search: int = 400
+    ef_search: int = 1000  # pgvector's most: in a 100k-row partition beside 50k others, recall@10 0.95 (400: 0.92)
     iterative_scan: str = "relaxed_order"
     max_scan_tuples: int = 100_000
     exact_fallback: bool = True
