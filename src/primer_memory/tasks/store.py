@@ -25,6 +25,11 @@ workers, each `claim`s the current step for a while (`lease_seconds`); while the
 lease is live only its holder's proposals are accepted, `heartbeat` extends it,
 and once it expires (the holder died or stalled) another worker may claim the step
 again (attempts + 1). A step nobody claimed accepts proposals from anyone.
+
+Retries (`RetryPolicy`, kept with each task): a step starts at most `max_attempts` times, a claim
+after a failure waits out an exponential backoff, and `start_to_close` bounds one attempt however
+often its lease is renewed. When the last attempt fails or never finishes, the step gives up: it
+stays failed, keeps its reason (`Step.gave_up`, a "gave_up" event) and takes nothing more.
 """
 
 from __future__ import annotations
