@@ -118,7 +118,7 @@ class PostgresStore(SearchMixin):
         schema: str = "primer_memory",
         app_dsn: str | None = None,
         app_password: str | None = None,
-        exact_limit: int = 20_000,
+        exact_limit: int = 100_000,
         pool_size: int = 4,
         hnsw: HnswSettings | None = None,
     ):
