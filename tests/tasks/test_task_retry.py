@@ -290,3 +290,31 @@ def test_a_worker_paused_past_its_lease_reports_the_lost_lease_and_moves_on(tmp_
     with TaskStateStore(db) as store:
         assert [e.worker for e in store.events("reconcile-september") if e.accepted and e.status == "done"] == [
             "B", "B", "B"]
+
+
+@pytest.mark.postgres
+def test_a_postgresql_schema_of_version_1_is_upgraded_and_its_tasks_retry_as_before(pg_dsn: str) -> None:
+    import psycopg
+
+    from primer_memory.tasks.storage.postgres import MIGRATIONS, SCHEMA_VERSION
+
+    schema = f"old_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'CREATE TABLE "{schema}".task_schema (version INTEGER NOT NULL)')
+        for statement in MIGRATIONS[0]:
+            conn.execute(statement.replace("{s}", f'"{schema}"'))
+        conn.execute(f'INSERT INTO "{schema}".task_schema VALUES (1)')
+        conn.execute(f"INSERT INTO \"{schema}\".task_tasks VALUES ('t', 'g')")
+        conn.execute(f"INSERT INTO \"{schema}\".task_steps (task_id, position, name) VALUES ('t', 1, 'a')")
+    try:
+        with TaskStateStore(dsn=pg_dsn, schema=schema) as store:
+            for _ in range(12):  # more than the default limit: a task from before policies has none
+                store.apply("t", {"step": "a", "status": "running"})
+                store.apply("t", {"step": "a", "status": "failed", "output": "x"})
+            assert store.current_step("t").gave_up is None
+        with psycopg.connect(pg_dsn, autocommit=True) as conn:
+            assert conn.execute(f'SELECT version FROM "{schema}".task_schema').fetchone()[0] == SCHEMA_VERSION
+    finally:
+        with psycopg.connect(pg_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
