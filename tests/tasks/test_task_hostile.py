@@ -33,7 +33,7 @@ from primer_memory.tasks.store import (
     TaskFileError,
     TaskStateStore,
 )
-from primer_memory.tasks.storage.sqlite import APPLICATION_ID, MIGRATIONS
+from primer_memory.tasks.storage.sqlite import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 TASK = "t1"
 STEPS = ["fetch_invoices", "fetch_payments", "match"]
@@ -125,7 +125,7 @@ def test_any_foreign_schema_is_refused_and_its_bytes_are_unchanged(objects: list
                    key=lambda s: "ON log" in s)  # the table before its index and trigger
     statements = (OUR_V2 if ours else []) + extra
     assume(statements or app_id or user_version)  # an empty file of nobody's is a fine new store
-    assume(not (ours and not extra and user_version == 2 and app_id == 0))  # that one really is a task store
+    assume(not (ours and not extra and user_version == SCHEMA_VERSION and app_id == 0))  # really a task store
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "x.db"
         before = build(path, statements, user_version, app_id)

@@ -30,6 +30,7 @@ from primer_memory.tasks.store import (
     TRANSITIONS,
     InvalidTask,
     InvalidUpdate,
+    RetryPolicy,
     TaskStateStore,
     UnknownTask,
     count_text,
@@ -413,6 +414,8 @@ def test_tables_and_prompt_line(store: TaskStateStore) -> None:
 
 
 NAMES = ("a", "b", "c")
+LIMIT = 3  # attempts per step in the stores below: small, so sequences reach it
+LIMITED = RetryPolicy(max_attempts=LIMIT)
 OK_PAIRS = {("pending", "running"), ("pending", "done"), ("pending", "failed"),
             ("running", "done"), ("running", "failed"), ("failed", "running")}
 
@@ -427,16 +430,21 @@ class Model:
     def __init__(self) -> None:
         self.status = dict.fromkeys(NAMES, "pending")
         self.output: dict[str, Any] = dict.fromkeys(NAMES)
+        self.attempts = dict.fromkeys(NAMES, 0)
+        self.gave_up: set[str] = set()  # a step that failed on its last allowed attempt takes nothing more
 
     def apply(self, proposal: dict[str, Any]) -> bool:
         step, status, output = proposal["step"], proposal["status"], proposal.get("output")
         if status not in STATUSES or step not in NAMES:
             return False
         current = next((n for n in NAMES if self.status[n] != "done"), None)
-        if step != current or (self.status[step], status) not in OK_PAIRS:
+        if step != current or step in self.gave_up or (self.status[step], status) not in OK_PAIRS:
             return False
         if status == "done" and step == "b" and not nonempty(output):
             return False
+        self.attempts[step] += self.status[step] in ("pending", "failed")
+        if status == "failed" and self.attempts[step] >= LIMIT:
+            self.gave_up.add(step)
         self.status[step], self.output[step] = status, output
         return True
 
@@ -463,7 +471,7 @@ def check_against(store: TaskStateStore, model: Model, done_before: dict[str, An
 @settings(max_examples=60)
 @given(st.lists(proposals, max_size=25))
 def test_random_proposals_match_the_model(sequence: list[dict[str, Any]]) -> None:
-    with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db") as store:
+    with tempfile.TemporaryDirectory() as folder, TaskStateStore(Path(folder) / "t.db", retry=LIMITED) as store:
         store.create_task("t", "g", [("a", None), ("b", nonempty), ("c", None)])
         model = Model()
         done: dict[str, Any] = {}
@@ -477,7 +485,9 @@ def test_random_proposals_match_the_model(sequence: list[dict[str, Any]]) -> Non
             assert accepted == expected, (proposal, model.status)
             check_against(store, model, done)
             done = {n: model.output[n] for n in NAMES if model.status[n] == "done"}
-        assert [e.accepted for e in store.events("t")] == _replay(sequence)
+        events = store.events("t")
+        assert [e.accepted for e in events if e.status != "gave_up"] == _replay(sequence)
+        assert {e.step for e in events if e.status == "gave_up"} == model.gave_up  # each with its reason
 
 
 def _replay(sequence: list[dict[str, Any]]) -> list[bool]:
@@ -492,7 +502,7 @@ class TaskMachine(RuleBasedStateMachine):
         super().__init__()
         self.folder = tempfile.TemporaryDirectory()
         self.path = Path(self.folder.name) / "t.db"
-        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty})
+        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty}, retry=LIMITED)
         self.store.create_task("t", "g", [("a", None), ("b", "nonempty"), ("c", None)])
         self.model = Model()
         self.proposed = 0
@@ -512,13 +522,13 @@ class TaskMachine(RuleBasedStateMachine):
     @rule()
     def reopen(self) -> None:
         self.store.close()
-        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty})
+        self.store = TaskStateStore(self.path, validators={"nonempty": nonempty}, retry=LIMITED)
 
     @invariant()
     def agrees_with_the_model(self) -> None:
         check_against(self.store, self.model, self.done)
         self.done = {n: self.model.output[n] for n in NAMES if self.model.status[n] == "done"}
-        assert len(self.store.events("t")) == self.proposed
+        assert len([e for e in self.store.events("t") if e.status != "gave_up"]) == self.proposed
 
     def teardown(self) -> None:
         self.store.close()
@@ -533,5 +543,5 @@ def test_a_file_of_another_schema_version_is_refused(tmp_path: Path) -> None:
     raw = sqlite3.connect(tmp_path / "other.db")
     raw.execute("PRAGMA user_version=7")
     raw.close()
-    with pytest.raises(ValueError, match="schema version 7; this code reads task files of version 2 or older"):
+    with pytest.raises(ValueError, match="schema version 7; this code reads task files of version 3 or older"):
         TaskStateStore(tmp_path / "other.db")

@@ -41,12 +41,22 @@ from .examples import (
     RECONCILE_TASK_ID,
 )
 from ..tasks.process import WorkerError, WorkerProcess
-from ..tasks.store import InvalidTask, InvalidUpdate, LeaseError, LeaseHeld, TaskStateStore, steps_table
+from ..tasks.store import (
+    GaveUp,
+    InvalidTask,
+    InvalidUpdate,
+    LeaseError,
+    LeaseHeld,
+    RetryLater,
+    TaskStateStore,
+    steps_table,
+)
 
 __all__ = ["WorkerError", "WorkerProcess", "crash_points", "start_worker", "start_drainer", "reconcile", "main",
            "DEFAULT_LEASE"]
 
 DEFAULT_LEASE = 2.0  # seconds; the heartbeat renews it four times a lease while the worker lives
+IDLE_FIRST, IDLE_MOST = 0.002, 0.05  # a drainer with nothing to claim waits 2 ms, doubling up to 50 ms
 
 
 def crash_points(step_names: Sequence[str] = RECONCILE_STEP_NAMES) -> list[str]:
@@ -122,7 +132,7 @@ def _claim_waiting(store: TaskStateStore, task_id: str, worker: str, lease: floa
     while True:
         try:
             return store.claim(task_id, worker, lease)
-        except LeaseHeld:
+        except (LeaseHeld, RetryLater):  # another live worker holds it, or it waits out its backoff
             time.sleep(min(0.1, lease / 10))
 
 
@@ -142,7 +152,11 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         pauser.say(f"RESUMING {task_id} {where}")
     while (step := store.current_step(task_id)) is not None:
         pauser.at(f"before:{step.name}")
-        lease_ = _claim_waiting(store, task_id, worker, lease, pauser)
+        try:
+            lease_ = _claim_waiting(store, task_id, worker, lease, pauser)
+        except GaveUp as stop:
+            pauser.say(f"GAVE UP: {stop}")
+            return 5
         if lease_ is None:
             break
         if heartbeat is not None:
@@ -155,9 +169,9 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         output = RECONCILE_OUTPUTS[lease_.step]  # the work itself; a real job would call an API here
         try:
             store.apply(task_id, {"step": lease_.step, "status": "done", "output": output}, worker=worker)
-        except LeaseError as lost:
+        except LeaseError as lost:  # paused past its lease: report it, then go on from the task's current step
             pauser.say(f"LOST LEASE: {lost}")
-            return 4
+            continue
         finally:
             if heartbeat is not None:
                 heartbeat.hold(None)
@@ -210,27 +224,33 @@ def _drain(args: argparse.Namespace) -> int:
         if args.wait_go and sys.stdin.readline().strip() != "go":
             print("STOPPED: expected go", flush=True)
             return 3
+        lease: Any = None
+        idle = IDLE_FIRST
         while True:
-            lease = store.claim_next(args.worker, args.lease)
             if lease is None:
-                if all(store.next_step(t) is None for t in store.tasks()):
-                    break
-                time.sleep(min(0.05, args.lease / 10))  # every open step is held by a live lease: wait
-                continue
+                lease = store.claim_next(args.worker, args.lease)
+                if lease is None:
+                    if not store.open_tasks():
+                        break
+                    time.sleep(idle)  # every open step is held by a live lease: wait, a little longer each time
+                    idle = min(idle * 2, IDLE_MOST, args.lease / 10)
+                    continue
+            idle = IDLE_FIRST
             beat.hold(lease.task_id)
             print(f"CLAIMED {lease.task_id} {lease.step} {lease.attempts}", flush=True)
             if args.work_ms:
                 time.sleep(args.work_ms / 1000)
-            try:
-                store.apply(lease.task_id, {"step": lease.step, "status": "done", "output": f"{lease.step} ok"},
-                            worker=args.worker)
+            done = lease
+            try:  # report it done and claim the next step in one transaction
+                lease = store.finish(done, f"{done.step} ok", lease_seconds=args.lease)
             except LeaseError as lost:
-                print(f"LOST {lease.task_id} {lease.step}: {lost}", flush=True)
-                continue
-            finally:
+                print(f"LOST {done.task_id} {done.step}: {lost}", flush=True)
+                lease = None
                 beat.hold(None)
+                continue
+            beat.hold(None if lease is None else lease.task_id)
             finished += 1
-            print(f"DONE {lease.task_id} {lease.step}", flush=True)
+            print(f"DONE {done.task_id} {done.step}", flush=True)
     print(f"FINISHED {finished}", flush=True)
     return 0
 

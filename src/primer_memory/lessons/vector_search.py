@@ -11,13 +11,19 @@ measures both on a small synthetic table so the notebook can show the numbers.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..long_term.records import KINDS, Scope
+from ..long_term.storage.pg_search import HnswSettings
 
-__all__ = ["SearchComparison", "hnsw_tradeoff", "indexes_in_plan", "synthetic_texts"]
+PGVECTOR_DEFAULTS = HnswSettings(ef_search=40, iterative_scan="strict_order", max_scan_tuples=20_000,
+                                  exact_fallback=False)
+"""pgvector's own HNSW settings (and what the store used before): a narrow walk, stopped after 20,000 rows."""
+
+__all__ = ["PGVECTOR_DEFAULTS", "SearchComparison", "hnsw_tradeoff", "indexes_in_plan", "synthetic_texts"]
 
 
 def indexes_in_plan(plan: str) -> list[str]:
@@ -41,6 +47,7 @@ class SearchComparison:
     fewer_than_k: int  # recalls that returned fewer than k rows
     p50_ms: float
     p99_ms: float
+    settings: str = ""  # for HNSW: ef_search and iterative scan mode
 
 
 def synthetic_texts(n: int, seed: int = 20260918) -> list[str]:
@@ -60,8 +67,12 @@ def hnsw_tradeoff(
     per_tenant: int = 100,
     questions: int = 40,
     k: int = 10,
+    settings: Sequence[HnswSettings] = (),
 ) -> list[SearchComparison]:
-    """Load tenants x per_tenant records, then recall the same questions exactly and through HNSW; compare."""
+    """Load tenants x per_tenant records, then recall the same questions exactly and through HNSW; compare.
+
+    HNSW runs with the store's `HnswSettings`, then with each of `settings` (say, pgvector's defaults).
+    """
     from ..long_term.embedding import HashingEmbedder
     from ..postgres import local_server
     from ..long_term.storage import NewRecord
@@ -84,18 +95,21 @@ def hnsw_tradeoff(
                 for _ in range(questions)]
         truth = [[r.id for r, _ in store.search(s, q, k, KINDS, mode="exact")] for s, q in asks]
         out = []
-        for mode in ("exact", "hnsw"):
-            plan = store.explain(asks[0][0], asks[0][1], k, KINDS, mode=mode)
+        for mode, tuned in [("exact", None), ("hnsw", None)] + [("hnsw", h) for h in settings]:
+            plan = store.explain(asks[0][0], asks[0][1], k, KINDS, mode=mode, hnsw=tuned)
             used = indexes_in_plan(plan)
             times, hits, short = [], 0, 0
             for (scope, q), right in zip(asks, truth):
                 start = time.perf_counter()
-                got = [r.id for r, _ in store.search(scope, q, k, KINDS, mode=mode)]
+                got = [r.id for r, _ in store.search(scope, q, k, KINDS, mode=mode, hnsw=tuned)]
                 times.append(time.perf_counter() - start)
                 hits += len(set(got) & set(right))
                 short += len(got) < k
+            used_settings = tuned or store.hnsw
+            label = "" if mode == "exact" else f"ef_search {used_settings.ef_search}, {used_settings.iterative_scan}"
             out.append(SearchComparison(mode, ", ".join(used), hits / sum(len(r) for r in truth), short,
-                                        float(np.percentile(times, 50) * 1000), float(np.percentile(times, 99) * 1000)))
+                                        float(np.percentile(times, 50) * 1000), float(np.percentile(times, 99) * 1000),
+                                        label))
         return out
     finally:
         store.close()

@@ -20,7 +20,7 @@ def memory_on_postgres(
     embedder: Any = None,
     policy: Any = None,
     clock: Any = None,
-    exact_limit: int = 20_000,
+    exact_limit: int = 100_000,
     fresh: bool = False,
 ) -> LongTermMemory:
     """A `LongTermMemory` whose records live in PostgreSQL: same API, isolation enforced by row-level security.

@@ -1,7 +1,8 @@
 """Notebook 4, task state: multi-step jobs that survive a crash.
 
 `store` holds TaskStateStore (the rules plus leases); `rules` the statuses, transitions and
-proposal parsing; `checks` the checks on settings, clocks, ids and step lists; `process` a
+proposal parsing; `retry` the attempt limit, backoff and start-to-close bound; `leases` who may update a
+claimed step; `checks` the checks on settings, clocks, ids and step lists; `process` a
 worker as a child process that can be killed; `storage/` one file a backend.
 """
 
@@ -12,13 +13,18 @@ from .store import (
     TRANSITIONS,
     ClockError,
     Event,
+    GaveUp,
     InvalidTask,
     InvalidUpdate,
     Lease,
     LeaseError,
     LeaseExpired,
     LeaseHeld,
+    LeaseLost,
+    RetryLater,
+    RetryPolicy,
     Step,
+    StepTimedOut,
     StoreBusy,
     StoreDamaged,
     TaskFileError,
@@ -28,6 +34,6 @@ from .store import (
     steps_table,
 )
 
-__all__ = ["STATUSES", "TRANSITIONS", "ClockError", "Event", "InvalidTask", "InvalidUpdate", "Lease", "LeaseError",
-           "LeaseExpired", "LeaseHeld", "Step", "StoreBusy", "StoreDamaged", "TaskFileError", "TaskStateStore",
-           "UnknownTask", "events_table", "steps_table"]
+__all__ = ["STATUSES", "TRANSITIONS", "ClockError", "Event", "GaveUp", "InvalidTask", "InvalidUpdate", "Lease",
+           "LeaseError", "LeaseExpired", "LeaseHeld", "LeaseLost", "RetryLater", "RetryPolicy", "Step", "StepTimedOut",
+           "StoreBusy", "StoreDamaged", "TaskFileError", "TaskStateStore", "UnknownTask", "events_table", "steps_table"]

@@ -56,6 +56,11 @@ class WorkerProcess:
             self.errors.append(line.rstrip("\n"))
 
     @property
+    def pid(self) -> int:
+        """The worker's process id (to pause it with SIGSTOP and resume it with SIGCONT)."""
+        return self._proc.pid
+
+    @property
     def alive(self) -> bool:
         return self._proc.poll() is None
 

@@ -146,6 +146,9 @@ class Step:
     validator: str | None = None
     lease_owner: str | None = None
     lease_expires: float | None = None
+    retry_at: float | None = None  # after a failure: no claim before this (the backoff)
+    deadline: float | None = None  # the running attempt's start-to-close bound: its lease never outlives it
+    gave_up: str | None = None  # why the step stopped retrying (None while it may still run)
 
 
 @dataclass(frozen=True)

@@ -25,17 +25,23 @@ workers, each `claim`s the current step for a while (`lease_seconds`); while the
 lease is live only its holder's proposals are accepted, `heartbeat` extends it,
 and once it expires (the holder died or stalled) another worker may claim the step
 again (attempts + 1). A step nobody claimed accepts proposals from anyone.
+
+Retries (`RetryPolicy`, kept with each task): a step starts at most `max_attempts` times, a claim
+after a failure waits out an exponential backoff, and `start_to_close` bounds one attempt however
+often its lease is renewed. When the last attempt fails or never finishes, the step gives up: it
+stays failed, keeps its reason (`Step.gave_up`, a "gave_up" event) and takes nothing more.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .checks import check_settings, check_task_ids, read_clock, refusal_for_log, step_items
+from .checks import check_settings, read_clock, refusal_for_log, step_items
+from .leases import LeaseMixin, lease_allows, step_from_row
+from .retry import DEFAULT_RETRY, GaveUp, LeaseLost, RetryLater, RetryPolicy, StepTimedOut, gave_up_reason
 from .rules import (
     BUILTIN_VALIDATORS,
     MAX_GOAL_CHARS,
@@ -75,19 +81,17 @@ from .rules import (
 
 __all__ = [
     "STATUSES", "TRANSITIONS", "PROPOSAL_FIELDS", "BUILTIN_VALIDATORS", "ClockError", "Event", "InvalidTask",
-    "InvalidUpdate", "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "Step", "StoreBusy", "StoreDamaged",
+    "InvalidUpdate", "GaveUp", "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "LeaseLost", "RetryLater",
+    "RetryPolicy", "Step", "StepTimedOut", "StoreBusy", "StoreDamaged",
     "TaskFileError", "TaskIdNotText", "TaskStateStore", "UnknownTask", "count_text", "short_text", "events_table",
     "steps_table",
 ]
 
 
-def _step(task_id: str, row: Sequence[Any]) -> Step:
-    position, name, status, output, kind, attempts, validator, owner, expires = row
-    output = decode_output(output, kind, f"the output of step {_quote(name)} of task {_quote(task_id)}")
-    return Step(task_id, position, name, status, output, attempts, validator, owner, expires)
+_step = step_from_row
 
 
-class TaskStateStore:
+class TaskStateStore(LeaseMixin):
     """Tasks and their steps in a database; the code, not the model, decides what is written.
 
     `TaskStateStore(path)` keeps them in one SQLite file; `TaskStateStore(dsn="postgresql://...")`
@@ -101,13 +105,17 @@ class TaskStateStore:
     On PostgreSQL, `scope=` (a `Scope`: tenant and user) is whose tasks this store sees and
     writes, enforced by row-level security (default: tenant 'default', user 'tasks').
     `timeout` is how long a write waits for another program's lock before StoreBusy.
+    `retry` is the `RetryPolicy` of tasks created without one (attempt limit, backoff, start-to-close).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, dsn: str | None = None,
                  schema: str = "primer_tasks", validators: Mapping[str, Validator] | None = None,
                  hook: Hook | None = None, timeout: float = 30.0, clock: Callable[[], float] | None = None,
-                 scope: Any = None):
+                 scope: Any = None, retry: RetryPolicy = DEFAULT_RETRY):
         check_settings(timeout, clock, hook)
+        if not isinstance(retry, RetryPolicy):
+            raise TaskFileError(f"retry must be a RetryPolicy(max_attempts=..., ...), got {_quote(retry)}")
+        self._retry = retry
         self._validators: dict[str, Validator] = dict(BUILTIN_VALIDATORS)
         for name, fn in (validators or {}).items():
             self._register(name, fn)
@@ -170,14 +178,18 @@ class TaskStateStore:
     # ----------------------------------------------------------------- creating and reading
 
     def create_task(self, task_id: str, goal: str,
-                    steps: Sequence[str | tuple[str, Validator | str | None]] | Mapping[str, Validator | str | None]
-                    ) -> list[tuple[str, str, Any]]:
+                    steps: Sequence[str | tuple[str, Validator | str | None]] | Mapping[str, Validator | str | None],
+                    *, retry: RetryPolicy | None = None) -> list[tuple[str, str, Any]]:
         """Write a task and all its steps (status pending) in one transaction: all of it or none of it.
 
         Each step is a name, or a (name, check) pair where the check is a named function of the
         output or the name of a known check; a mapping {name: check or None} works too.
-        A task has at most `MAX_STEPS` (1,000) steps.
+        A task has at most `MAX_STEPS` (1,000) steps. `retry` (default: the store's) is kept with the task,
+        so every process retries its steps alike. Two writers creating one id at once: one gets InvalidTask.
         """
+        if retry is not None and not isinstance(retry, RetryPolicy):
+            raise InvalidTask(f"retry must be a RetryPolicy(max_attempts=..., ...), got {_quote(retry)}")
+        policy = (retry or self._retry).as_row()
         check_name(task_id, "task_id", InvalidTask)
         if not isinstance(goal, str):
             raise InvalidTask(f"goal must be a string, got {type(goal).__name__}")
@@ -186,9 +198,8 @@ class TaskStateStore:
         rows = [(position, name, self._validator_name(name, check))
                 for position, (name, check) in enumerate(step_items(task_id, steps), start=1)]
         with self._db.transaction() as tx:
-            if tx.lock_task(task_id) is not None:
+            if tx.lock_task(task_id) is not None or not tx.insert_task(task_id, goal, rows, policy):
                 raise InvalidTask(f"task {task_id!r} already exists; pick a new id, or read it with steps()")
-            tx.insert_task(task_id, goal, rows)
             self._call_hook("creating", task_id, None, None)
         return self.steps(task_id)
 
@@ -277,6 +288,10 @@ class TaskStateStore:
         row = found if step.status != "done" and step.position == 1 else tx.current(task_id)
         current = None if row is None else _step(task_id, row)
         if step.status == "done":
+            finisher = tx.done_by(task_id, name) if worker is not None else None
+            if finisher not in (None, worker):
+                raise LeaseLost(f"step {name} was finished by {finisher} after the lease of {worker} ran out; "
+                                f"{worker}'s result is not recorded. Move on: claim the next step", step=name)
             after = f"the current step is {current.name}" if current else "every step of this task is done"
             raise InvalidUpdate(f"step {name} is already done (output {_quote(step.output)}); a done step is final: "
                                 f"{after}. To redo the work, create a new task")
@@ -284,8 +299,11 @@ class TaskStateStore:
         if step.name != current.name:
             raise InvalidUpdate(f"step {name} is not the current step: the current step is {current.name} "
                                 f"(steps run in order: {list_names(r[1] for r in tx.steps(task_id))})")
+        if step.gave_up is not None:
+            raise GaveUp(f"step {name} {step.gave_up}; it takes no more proposals, and the task cannot go on. "
+                         "To redo the work, create a new task", step=name)
         if step.lease_owner is not None:  # the clock is read only for a claimed step (one round trip less)
-            _lease_allows(step, worker, read_clock(tx.now()))
+            lease_allows(step, worker, read_clock(tx.now()))
         problem = transition_problem(name, step.status, status, step.output)
         if problem is not None:
             raise InvalidUpdate(problem)
@@ -325,149 +343,67 @@ class TaskStateStore:
         if not self._known_shape(task_id):
             raise InvalidUpdate(self._unknown_task_message(task_id), task_id=task_id)
         raw = raw_text(proposal)
-        failure: InvalidUpdate | None = None
         with self._db.transaction() as tx:
-            if tx.lock_task(task_id) is None:
-                failure = InvalidUpdate(self._unknown_task_message_in(tx, task_id), task_id=task_id)
-            else:
-                try:
-                    fields = parse(proposal)
-                    step, status, reason = self._check(tx, task_id, fields, worker)
-                except ClockError:
-                    raise  # the store's fault, not the proposal's: nothing is logged, the transaction rolls back
-                except InvalidUpdate as refusal:
-                    name, asked = peek(proposal)
-                    refusal.task_id, refusal.step, refusal.status = task_id, name, asked
-                    logged = refusal_for_log(refusal, raw, tx.refused_count(task_id))
-                    if logged is not None:
-                        refusal.seq = tx.add_event(task_id, name, asked, None, None, False, refusal.reason, logged,
-                                                   worker)
-                    failure = refusal
-                else:
-                    self._call_hook("checked", task_id, step.name, status)
-                    output, kind = encode_output(fields.get("output"))
-                    started = 1 if step.status in ("pending", "failed") else 0
-                    keep = status == "running"  # a lease lasts while the step runs; done or failed ends it
-                    owner = step.lease_owner if keep else None
-                    expires = step.lease_expires if keep else None
-                    if tx.update_step(task_id, step.position, step.status, status, output, kind, started,
-                                      owner, expires) != 1:  # impossible under the lock; refuse to commit
-                        raise RuntimeError(f"step {step.name!r} changed under us; nothing was written")
-                    tx.add_event(task_id, step.name, status, output, kind, True, reason, raw, worker)
-                    self._call_hook("written", task_id, step.name, status)
-                    written = replace(step, status=status, output=decode_output(output, kind),
-                                      attempts=step.attempts + started, lease_owner=owner, lease_expires=expires)
+            written, failure = self._apply_in(tx, task_id, proposal, raw, worker)
         if failure is not None:  # raised after COMMIT, so the refusal stays in the log
             raise failure
-        return written
+        return written  # type: ignore[return-value]
+
+    def _apply_in(self, tx: Any, task_id: str, proposal: Any, raw: str,
+                  worker: str | None) -> tuple[Step | None, InvalidUpdate | None]:
+        """Check and write one proposal inside an open transaction: (the step as written, None) or (None, refusal)."""
+        failure: InvalidUpdate | None = None
+        written: Step | None = None
+        if tx.lock_task(task_id) is None:
+            failure = InvalidUpdate(self._unknown_task_message_in(tx, task_id), task_id=task_id)
+        else:
+            try:
+                fields = parse(proposal)
+                step, status, reason = self._check(tx, task_id, fields, worker)
+            except ClockError:
+                raise  # the store's fault, not the proposal's: nothing is logged, the transaction rolls back
+            except InvalidUpdate as refusal:
+                name, asked = peek(proposal)
+                refusal.task_id, refusal.step, refusal.status = task_id, name, asked
+                logged = refusal_for_log(refusal, raw, tx.refused_count(task_id))
+                if logged is not None:
+                    refusal.seq = tx.add_event(task_id, name, asked, None, None, False, refusal.reason, logged,
+                                               worker)
+                failure = refusal
+            else:
+                self._call_hook("checked", task_id, step.name, status)
+                output, kind = encode_output(fields.get("output"))
+                started = 1 if step.status in ("pending", "failed") else 0
+                keep = status == "running"  # a lease lasts while the step runs; done or failed ends it
+                owner = step.lease_owner if keep else None
+                expires = step.lease_expires if keep else None
+                retry_at, gave_up = self._after_failure(tx, task_id, step, status, started, output)
+                if tx.update_step(task_id, step.position, step.status, status, output, kind, started, owner,
+                                  expires, retry_at=retry_at, deadline=step.deadline if keep else None,
+                                  gave_up=gave_up) != 1:  # impossible under the lock; refuse to commit
+                    raise RuntimeError(f"step {step.name!r} changed under us; nothing was written")
+                tx.add_event(task_id, step.name, status, output, kind, True, reason, raw, worker)
+                if gave_up is not None:
+                    tx.add_event(task_id, step.name, "gave_up", None, None, True, gave_up, "retry limit", worker)
+                self._call_hook("written", task_id, step.name, status)
+                written = replace(step, status=status, output=decode_output(output, kind),
+                                  attempts=step.attempts + started, lease_owner=owner, lease_expires=expires,
+                                  retry_at=retry_at, deadline=step.deadline if keep else None, gave_up=gave_up)
+        return written, failure
+
+    @staticmethod
+    def _after_failure(tx: Any, task_id: str, step: Step, status: str, started: int,
+                       output: str | None) -> tuple[float | None, str | None]:
+        """A failed attempt: when the next claim may come (backoff), or why the step gives up (its last attempt)."""
+        if status != "failed":
+            return None, None
+        policy = RetryPolicy.from_row(tx.policy(task_id))
+        attempts = step.attempts + started
+        if policy.exhausted(attempts):
+            return None, gave_up_reason(attempts, f"the last one failed with {_quote(output)}")
+        return read_clock(tx.now()) + policy.delay(attempts), None
 
     def _unknown_task_message_in(self, tx: Any, task_id: Any) -> str:
         known = tx.task_ids()
         listed = ", ".join(known[:10]) + (", ..." if len(known) > 10 else "") if known else "none yet"
         return f"no task {_quote(task_id)} in this store; known tasks: {listed}"
-
-    # ----------------------------------------------------------------- leases: several workers, one task list
-
-    def claim(self, task_id: str, worker: str, lease_seconds: float = 30.0) -> Lease | None:
-        """Claim the task's current step for `worker` until the lease runs out; None when the task is finished.
-
-        A pending or failed step starts running (attempts + 1). A step whose lease expired is
-        taken over (attempts + 1, logged). A live lease of another worker raises LeaseHeld;
-        the holder claiming again just extends its lease.
-        """
-        with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
-            return self._claim_in(tx, task_id, worker, seconds, strict=True)
-
-    @contextmanager
-    def _lease_transaction(self, task_id: str, worker: str, lease_seconds: float) -> Iterator[tuple[Any, float]]:
-        """Check a lease request, then open one transaction with the task's row locked (claim and heartbeat)."""
-        check_name(worker, "worker", LeaseError)
-        seconds = _check_seconds(lease_seconds)
-        if not self._known_shape(task_id):
-            raise UnknownTask(self._unknown_task_message(task_id))
-        with self._db.transaction() as tx:
-            if tx.lock_task(task_id) is None:
-                raise UnknownTask(self._unknown_task_message_in(tx, task_id))
-            yield tx, seconds
-
-    def claim_next(self, worker: str, lease_seconds: float = 30.0,
-                   task_ids: Sequence[str] | None = None) -> Lease | None:
-        """Claim the current step of the first task (in id order) that nobody holds; None when there is none.
-
-        `task_ids` limits the choice to a list of ids. On PostgreSQL the candidates are locked with
-        FOR UPDATE SKIP LOCKED, so workers racing for one list never wait on each other or take one step.
-        """
-        check_name(worker, "worker", LeaseError)
-        seconds = _check_seconds(lease_seconds)
-        task_ids = check_task_ids(task_ids)
-        tried: list[str] = []
-        while True:
-            with self._db.transaction() as tx:
-                now = read_clock(tx.now())
-                task_id = tx.next_claimable(now, task_ids, tried)
-                if task_id is None:
-                    return None
-                lease = self._claim_in(tx, task_id, worker, seconds, strict=False, now=now)
-            if lease is not None:
-                return lease
-            tried.append(task_id)  # claimed by someone else between the look and the lock: try the next
-
-    def _claim_in(self, tx: Any, task_id: str, worker: str, seconds: float, *, strict: bool,
-                  now: float | None = None) -> Lease | None:
-        now = read_clock(tx.now()) if now is None else now
-        row = tx.current(task_id)
-        if row is None:
-            return None
-        step = _step(task_id, row)
-        live = step.lease_owner is not None and step.lease_expires is not None and step.lease_expires > now
-        if live and step.lease_owner == worker:
-            tx.set_lease(task_id, step.position, worker, now + seconds)
-            return Lease(task_id, step.name, worker, now + seconds, step.attempts)
-        if live:
-            if not strict:
-                return None
-            raise LeaseHeld(f"step {step.name} is claimed by {step.lease_owner}, whose lease is live; only that "
-                            "worker may update it until its lease expires (then claim it again)",
-                            task_id=task_id, step=step.name)
-        if step.status == "running":
-            whose = f"the lease of {step.lease_owner} expired" if step.lease_owner else "it was running unclaimed"
-            reason = f"claimed by {worker} for {seconds:g} s: taken over, {whose} (attempt {step.attempts + 1})"
-        else:
-            reason = f"claimed by {worker} for {seconds:g} s: {step.name} {step.status} -> running"
-        tx.update_step(task_id, step.position, step.status, "running", None, None, 1, worker, now + seconds)
-        tx.add_event(task_id, step.name, "running", None, None, True, reason, f"claim {seconds:g} s", worker)
-        return Lease(task_id, step.name, worker, now + seconds, step.attempts + 1, step.status == "running")
-
-    def heartbeat(self, task_id: str, worker: str, lease_seconds: float = 30.0) -> Lease:
-        """Extend `worker`'s live lease on the current step; LeaseExpired or LeaseHeld when it holds none."""
-        with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
-            now = read_clock(tx.now())
-            row = tx.current(task_id)
-            step = None if row is None else _step(task_id, row)
-            if step is None or step.lease_owner is None:
-                raise LeaseError(f"{worker} holds no lease on task {task_id}: claim its current step first",
-                                 task_id=task_id)
-            _lease_allows(step, worker, now)
-            tx.set_lease(task_id, step.position, worker, now + seconds)
-            return Lease(task_id, step.name, worker, now + seconds, step.attempts)
-
-
-def _check_seconds(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 86_400:
-        raise LeaseError(f"lease_seconds must be a number of seconds between 0 and 86400, got {_quote(value)}")
-    return float(value)
-
-
-def _lease_allows(step: Step, worker: str | None, now: float) -> None:
-    """A claimed step takes proposals only from its live holder; an expired lease must be claimed again."""
-    if step.lease_owner is None:
-        return
-    expires = step.lease_expires or 0.0
-    if expires <= now:
-        raise LeaseExpired(f"the lease of {step.lease_owner} on step {step.name} expired; whoever does the step "
-                           "(its old holder too) must claim it again before proposing", step=step.name)
-    if worker != step.lease_owner:
-        who = f"{worker} is not" if worker else "this proposal names no worker, and only"
-        raise LeaseHeld(f"step {step.name} is claimed by {step.lease_owner}, whose lease is live; "
-                        f"{who} the holder may update it (give worker={step.lease_owner!r} if you are)",
-                        step=step.name)

@@ -27,6 +27,18 @@ import numpy as np
 from ..records import MemoryRecord, Scope, StoreFileError, WriteConflict
 from ..validation import stored_record_problem
 from . import NewRecord, TextKey, record_id
+from .pg_search import COLUMNS as _COLUMNS
+from .pg_search import CURRENT as _CURRENT
+from .pg_search import MINE as _MINE
+from .pg_search import (  # noqa: F401 - the search statements, importable from here as before
+    SQL_HNSW_SETTINGS,
+    SQL_SCAN,
+    SQL_SEARCH_EXACT,
+    SQL_SEARCH_HNSW,
+    TIE_BAND,
+    HnswSettings,
+    SearchMixin,
+)
 from .pg_pool import APP_ROLE, SCOPE_SQL, application_dsn, connect_pool, scope_settings, scoped_transaction
 from .pg_scope import ScopeSigner, SignedScope
 from .postgres_schema import (MIGRATIONS, OWNER_ROLE, SCHEMA_VERSION, PostgresSetupError, check_schema, drop_schema,
@@ -34,6 +46,7 @@ from .postgres_schema import (MIGRATIONS, OWNER_ROLE, SCHEMA_VERSION, PostgresSe
 
 __all__ = [
     "APP_ROLE",
+    "HnswSettings",
     "MIGRATIONS",
     "OWNER_ROLE",
     "SCOPE_SQL",
@@ -51,12 +64,6 @@ __all__ = [
     "setup_store",
     "table_names",
 ]
-
-_COLUMNS = ("id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten,"
-            " provenance")
-_EMBEDDING = 12  # the column after _COLUMNS in a search's rows
-_CURRENT = "superseded_by IS NULL AND NOT forgotten"
-_MINE = "tenant_id = %(t)s AND user_id = %(u)s"  # in every statement too: RLS is the lock, not the only check
 
 SQL_ERASURES = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM {s}.erasures"
 SQL_COUNT_ERASURE = "SELECT nextval('{s}.erasures')"
@@ -88,31 +95,11 @@ SQL_TOMBSTONE = (
 )
 SQL_DELETE_USER = f"DELETE FROM {{s}}.records WHERE {_MINE}"
 SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
-# Every current row of the partition, scored one by one (MATERIALIZED keeps the planner off the HNSW index);
-# the rows within TIE_BAND of the k-th come back with their vectors, to be settled exactly in float64.
-SQL_SEARCH_EXACT = (
-    f"WITH part AS MATERIALIZED (SELECT {_COLUMNS}, embedding,"
-    " COALESCE(NULLIF(embedding <=> %(q)s, 'NaN'), 1) AS d"  # a zero vector has no direction: cosine 0
-    f" FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)),"
-    " cut AS (SELECT d FROM part ORDER BY d LIMIT 1 OFFSET %(k1)s)"
-    f" SELECT {_COLUMNS}, embedding FROM part WHERE d <= COALESCE((SELECT d FROM cut), 'Infinity') + %(band)s"
-)
-# The HNSW index, scanned on until n rows pass the filters (pgvector >= 0.8 iterative scan).
-SQL_SEARCH_HNSW = (
-    f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s)"
-    " ORDER BY embedding <=> %(q)s LIMIT %(n)s"
-)
-SQL_HNSW_SETTINGS = (  # enable_sort off: the planner must take the index's order (not partition rows + sort)
-    "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %(ef)s, true),"
-    " set_config('enable_sort', 'off', true)"
-)
-SQL_SCAN = f"SELECT {_COLUMNS}, embedding FROM {{s}}.records WHERE {_MINE} AND {_CURRENT} AND kind = ANY(%(kinds)s) ORDER BY seq"
-TIE_BAND = 1e-4  # distances this close to the k-th are re-scored exactly, as the in-memory partition does
 
 # --------------------------------------------------------------------------- the backend
 
 
-class PostgresStore:
+class PostgresStore(SearchMixin):
     """The `MemoryStore` protocol on PostgreSQL: every call is one transaction, bound to the caller's scope by RLS.
 
     Nothing is cached between calls, so many application processes can share one
@@ -121,6 +108,8 @@ class PostgresStore:
     partition while it holds at most `exact_limit` records, else HNSW. Each unit of
     work carries the caller's scope signed by `signer` (the key setup provisioned);
     with `app_dsn=` (no setup) give that key as `signing_key=`.
+    Beyond `exact_limit` records search uses HNSW with `hnsw` (`HnswSettings`: ef_search,
+    iterative scan, max_scan_tuples); search and explain live in `pg_search.SearchMixin`.
     """
 
     label = "PostgreSQL"
@@ -135,9 +124,10 @@ class PostgresStore:
         schema: str = "primer_memory",
         app_dsn: str | None = None,
         app_password: str | None = None,
-        exact_limit: int = 20_000,
+        exact_limit: int = 100_000,
         pool_size: int = 4,
         signing_key: bytes | None = None,
+        hnsw: HnswSettings | None = None,
     ):
         import os
 
@@ -154,6 +144,9 @@ class PostgresStore:
                                      "read it as the administrator with pg_scope.read_signing_key(admin_dsn, schema)")
         self.signer = ScopeSigner(signing_key)
         self.dim, self.schema, self.exact_limit = dim, check_schema(schema), exact_limit
+        if hnsw is not None and not isinstance(hnsw, HnswSettings):
+            raise ValueError(f"hnsw must be HnswSettings(ef_search=..., ...), got {hnsw!r}")
+        self.hnsw = hnsw or HnswSettings()
         self._sql: dict[str, Any] = {}
         try:
             self.pool = connect_pool(app_dsn, max_size=pool_size)
@@ -222,48 +215,6 @@ class PostgresStore:
         with self._unit(scope) as conn:
             row = conn.execute(self.q(SQL_SCOPE), {"t": scope.tenant_id, "u": scope.user_id}).fetchone()
         return 0 if row is None else int(row[0]) - 1
-
-    def search(
-        self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto"
-    ) -> list[tuple[MemoryRecord, float]]:
-        """Exact in SQL for a partition of at most `exact_limit` records, else HNSW; ties settled in float64."""
-        q = np.asarray(vector, dtype=np.float32)
-        with self._unit(scope) as conn:
-            statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
-            rows = conn.cursor(binary=True).execute(statement, params).fetchall()  # binary: vectors arrive as bytes
-        return _settle(scope, self, rows, q, k)
-
-    def explain(self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto") -> str:
-        """The server's plan for that search (EXPLAIN), to see which index it really used."""
-        q = np.asarray(vector, dtype=np.float32)
-        with self._unit(scope) as conn:
-            statement, params = self._search_sql(conn, scope, q, k, kinds, mode)
-            from psycopg import sql
-
-            rows = conn.execute(sql.SQL("EXPLAIN (COSTS OFF) ") + statement, params).fetchall()
-        return "\n".join(line for (line,) in rows)
-
-    def _search_sql(
-        self, conn: Any, scope: Scope, q: np.ndarray, k: int, kinds: tuple[str, ...], mode: str
-    ) -> tuple[Any, dict[str, Any]]:
-        params = {"t": scope.tenant_id, "u": scope.user_id, "q": q, "kinds": list(kinds), "k1": k - 1,
-                  "band": TIE_BAND, "n": k + 8, "ef": str(max(40, 2 * k))}
-        if mode == "auto" or not q.any():  # a question with no features has no direction: score every row (0)
-            row = conn.execute(self.q(SQL_SCOPE), params).fetchone()
-            mode = "exact" if row is None or row[0] - 1 <= self.exact_limit or not q.any() else "hnsw"
-        if mode == "hnsw":
-            conn.execute(SQL_HNSW_SETTINGS, params)
-            return self.q(SQL_SEARCH_HNSW), params
-        if mode == "exact":
-            return self.q(SQL_SEARCH_EXACT), params
-        raise ValueError(f"mode must be 'auto', 'exact' or 'hnsw', got {mode!r}")
-
-    def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
-        q = np.asarray(vector, dtype=np.float64)
-        with self._unit(scope) as conn:
-            rows = conn.cursor(binary=True).execute(self.q(SQL_SCAN), {"t": scope.tenant_id, "u": scope.user_id,
-                                                                         "kinds": list(kinds)})
-            return [(self._record(scope, row), _cosine(row[_EMBEDDING], q)) for row in rows]
 
     # ----------------------------------------------------------------- writing
 
@@ -334,16 +285,3 @@ class PostgresStore:
     def close(self) -> None:
         self.pool.close()
 
-
-def _cosine(vector: Any, q: np.ndarray) -> float:
-    """float64 cosine summed row by row, exactly as the in-memory partition computes it."""
-    array = vector.to_numpy() if hasattr(vector, "to_numpy") else np.asarray(vector, dtype=np.float32)
-    return float((array.astype(np.float64) * q).sum())
-
-
-def _settle(scope: Scope, store: PostgresStore, rows: Sequence[Any], q: np.ndarray, k: int) -> list[tuple[MemoryRecord, float]]:
-    """Rank the candidate rows exactly: best float64 cosine first, ties to the newer record; keep k."""
-    q64 = q.astype(np.float64)
-    scored = [(store._record(scope, row), _cosine(row[_EMBEDDING], q64)) for row in rows]
-    scored.sort(key=lambda pair: (-pair[1], -pair[0].seq))
-    return scored[:k]

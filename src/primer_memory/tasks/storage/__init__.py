@@ -12,8 +12,10 @@ from typing import Any, Protocol
 
 __all__ = ["StepRow", "EventRow", "TaskTx", "TaskBackend"]
 
-# position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires
-StepRow = tuple[int, str, str, "str | None", "str | None", int, "str | None", "str | None", "float | None"]
+# position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires, retry_at, deadline,
+# gave_up
+StepRow = tuple[int, str, str, "str | None", "str | None", int, "str | None", "str | None", "float | None",
+                "float | None", "float | None", "str | None"]
 # seq, step, status, output, output_kind, accepted, reason, proposal, worker
 EventRow = tuple[int, "str | None", "str | None", "str | None", "str | None", bool, str, str, "str | None"]
 
@@ -30,8 +32,16 @@ class TaskTx(Protocol):
     def next_claimable(self, now: float, task_ids: Sequence[str] | None, skip: Sequence[str]) -> str | None:
         """Lock and return one task (not in `skip`) whose current step has no live lease; others' locks are skipped."""
 
-    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]]) -> None:
-        """Write a task and its (position, name, validator) steps, all pending."""
+    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]],
+                    policy: Sequence[Any] = ...) -> bool:
+        """Write a task, its retry policy (`RetryPolicy.as_row()`) and its (position, name, validator) steps, all
+        pending; False (nothing written) when a task of that id exists, even one created by a concurrent writer."""
+
+    def policy(self, task_id: str) -> tuple[Any, ...] | None:
+        """The task's stored retry policy row (None: no such task)."""
+
+    def done_by(self, task_id: str, step: str) -> str | None:
+        """The worker named on the accepted 'done' event of that step (None: not done, or done with no worker)."""
 
     def steps(self, task_id: str) -> list[StepRow]:
         """The task's steps in order (empty when there is no such task)."""
@@ -43,8 +53,10 @@ class TaskTx(Protocol):
         """The task's current step: the first one that is not done (None when all are done or no such task)."""
 
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
-                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
-        """Move one step if it still has status `expect`; return how many rows changed (1 or 0)."""
+                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None, *,
+                    retry_at: float | None = None, deadline: float | None = None, gave_up: str | None = None) -> int:
+        """Move one step if it still has status `expect` (setting its backoff, deadline and reason for giving up);
+        return how many rows changed (1 or 0)."""
 
     def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
         """Set or clear a step's lease; return how many rows changed."""
@@ -58,6 +70,9 @@ class TaskTx(Protocol):
 
     def task_ids(self) -> list[str]:
         """Every task id, in id order."""
+
+    def open_tasks(self, task_ids: Sequence[str] | None) -> list[str]:
+        """Tasks (of `task_ids`, or all) that can still move: a step not done, none given up; in id order."""
 
     def events(self, task_id: str) -> list[EventRow]:
         """The task's log in order."""

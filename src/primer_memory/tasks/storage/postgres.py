@@ -24,10 +24,11 @@ from . import EventRow, StepRow
 from ...long_term.storage.pg_scope import application_dsn
 from ...postgres import APP_PASSWORD_VARIABLE
 from .postgres_scope import TaskScope, prepare_schema, secure_tasks
+from .pg_cache import CACHE_STATEMENTS, StepCache
 
 __all__ = ["PostgresTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TABLES = ("task_tasks", "task_steps", "task_events", "task_schema")
 _INSTALL_HINT = "install the PostgreSQL extra: pip install -e '.[postgres]'"
 
@@ -63,6 +64,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (task_id, seq))""",
     ),
 )
+# Bounded retries (appended on its own): each task's policy; each step's backoff, deadline, reason it gave up.
+RETRY_MIGRATION: tuple[str, ...] = (
+    "ALTER TABLE {s}.task_tasks ADD COLUMN max_attempts INTEGER, ADD COLUMN retry_initial DOUBLE PRECISION,"
+    " ADD COLUMN retry_rate DOUBLE PRECISION, ADD COLUMN retry_max DOUBLE PRECISION,"
+    " ADD COLUMN start_to_close DOUBLE PRECISION",
+    "ALTER TABLE {s}.task_steps ADD COLUMN retry_at DOUBLE PRECISION, ADD COLUMN deadline DOUBLE PRECISION,"
+    " ADD COLUMN gave_up TEXT",
+)
+MIGRATIONS = (*MIGRATIONS, RETRY_MIGRATION)
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -147,7 +157,7 @@ class PostgresTasks:
         """One transaction: committed when the block ends, rolled back by psycopg on any error."""
         self._scope.ensure(self._conn)
         with self._damage_named(), self._conn.transaction():
-            yield _Tx(self._conn, self._sql, self._clock, locking=True)
+            yield _CachedTx(self._conn, self._sql, self._clock, locking=True)
 
     @contextmanager
     def reading(self) -> Iterator[_Tx]:
@@ -167,6 +177,8 @@ class PostgresTasks:
             raise StoreDamaged(f"{where} are damaged: {damaged}") from None
 
 
+_STEP_COLUMNS = ("position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires, "
+                 "retry_at, deadline, gave_up")
 _STATEMENTS = {
     "now": "SELECT extract(epoch FROM clock_timestamp())::float8",
     "count": "SELECT COUNT(*) FROM {s}.{t}",
@@ -179,19 +191,24 @@ _STATEMENTS = {
                       WHERE c.task_id = t.task_id AND c.status <> 'done'
                         AND c.position = (SELECT MIN(p.position) FROM {s}.task_steps p
                                           WHERE p.task_id = t.task_id AND p.status <> 'done')
-                        AND (c.lease_owner IS NULL OR c.lease_expires <= %(now)s))
+                        AND (c.lease_owner IS NULL OR c.lease_expires <= %(now)s) AND c.gave_up IS NULL
+                        AND (c.retry_at IS NULL OR c.retry_at <= %(now)s))
         ORDER BY t.task_id LIMIT 1
         FOR UPDATE OF t SKIP LOCKED""",
-    "insert_task": "INSERT INTO {s}.task_tasks (task_id, goal) VALUES (%s, %s)",
+    "insert_task": "INSERT INTO {s}.task_tasks (task_id, goal, max_attempts, retry_initial, retry_rate, retry_max, "
+                   "start_to_close) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+    "policy": "SELECT max_attempts, retry_initial, retry_rate, retry_max, start_to_close FROM {s}.task_tasks "
+              "WHERE task_id = %s",
+    "done_by": "SELECT worker FROM {s}.task_events WHERE task_id = %s AND step = %s AND accepted "
+               "AND status = 'done' ORDER BY seq DESC LIMIT 1",
     "insert_step": "INSERT INTO {s}.task_steps (task_id, position, name, validator) VALUES (%s, %s, %s, %s)",
-    "steps": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires "
-             "FROM {s}.task_steps WHERE task_id = %s ORDER BY position",
-    "step_named": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, "
-                  "lease_expires FROM {s}.task_steps WHERE task_id = %s AND name = %s",
-    "current": "SELECT position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires "
-               "FROM {s}.task_steps WHERE task_id = %s AND status <> 'done' ORDER BY position LIMIT 1",
+    "steps": f"SELECT {_STEP_COLUMNS} FROM {{s}}.task_steps WHERE task_id = %s ORDER BY position",
+    "step_named": f"SELECT {_STEP_COLUMNS} FROM {{s}}.task_steps WHERE task_id = %s AND name = %s",
+    "current": f"SELECT {_STEP_COLUMNS} FROM {{s}}.task_steps WHERE task_id = %s AND status <> 'done' "
+               "ORDER BY position LIMIT 1",
     "update_step": "UPDATE {s}.task_steps SET status = %s, output = %s, output_kind = %s, attempts = attempts + %s, "
-                   "lease_owner = %s, lease_expires = %s WHERE task_id = %s AND position = %s AND status = %s",
+                   "lease_owner = %s, lease_expires = %s, retry_at = %s, deadline = %s, gave_up = %s "
+                   "WHERE task_id = %s AND position = %s AND status = %s",
     "set_lease": "UPDATE {s}.task_steps SET lease_owner = %s, lease_expires = %s WHERE task_id = %s AND position = %s",
     "next_seq": "SELECT COALESCE(MAX(seq), 0) + 1 FROM {s}.task_events WHERE task_id = %s",
     "add_event": "INSERT INTO {s}.task_events (task_id, seq, step, status, output, output_kind, accepted, reason, "
@@ -200,6 +217,11 @@ _STATEMENTS = {
     "refused_count": "SELECT COUNT(*) FROM {s}.task_events WHERE task_id = %s AND NOT accepted",
     "events": "SELECT seq, step, status, output, output_kind, accepted, reason, proposal, worker "
               "FROM {s}.task_events WHERE task_id = %s ORDER BY seq",
+    "open_tasks": "SELECT t.task_id FROM {s}.task_tasks t WHERE (%(wanted)s::text[] IS NULL OR "
+                  "t.task_id = ANY(%(wanted)s::text[])) AND EXISTS (SELECT 1 FROM {s}.task_steps c "
+                  "WHERE c.task_id = t.task_id AND c.status <> 'done') AND NOT EXISTS (SELECT 1 FROM "
+                  "{s}.task_steps g WHERE g.task_id = t.task_id AND g.gave_up IS NOT NULL) ORDER BY t.task_id",
+    **CACHE_STATEMENTS,
 }
 
 
@@ -224,10 +246,21 @@ class _Tx:
                                       "skip": list(skip), "now": now})
         return None if row is None else row[0]
 
-    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]]) -> None:
-        self._conn.execute(self._sql["insert_task"], (task_id, goal))
+    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]],
+                    policy: Sequence[Any] = (None,) * 5) -> bool:
+        """False when the task exists: ON CONFLICT waits for a concurrent creator's COMMIT, then does nothing."""
+        if not self._conn.execute(self._sql["insert_task"], (task_id, goal, *policy)).rowcount:
+            return False
         with self._conn.cursor() as cursor:
             cursor.executemany(self._sql["insert_step"], [(task_id, p, n, v) for p, n, v in rows])
+        return True
+
+    def policy(self, task_id: str) -> tuple[Any, ...] | None:
+        return self._one("policy", (task_id,))
+
+    def done_by(self, task_id: str, step: str) -> str | None:
+        row = self._one("done_by", (task_id, step))
+        return None if row is None else row[0]
 
     def steps(self, task_id: str) -> list[StepRow]:
         return [tuple(r) for r in self._conn.execute(self._sql["steps"], (task_id,)).fetchall()]  # type: ignore[misc]
@@ -241,9 +274,10 @@ class _Tx:
         return None if row is None else tuple(row)  # type: ignore[return-value]
 
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
-                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
+                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None, *,
+                    retry_at: float | None = None, deadline: float | None = None, gave_up: str | None = None) -> int:
         cursor = self._conn.execute(self._sql["update_step"], (status, output, kind, add_attempt, owner, expires,
-                                                               task_id, position, expect))
+                                                               retry_at, deadline, gave_up, task_id, position, expect))
         return int(cursor.rowcount)
 
     def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
@@ -262,5 +296,25 @@ class _Tx:
     def task_ids(self) -> list[str]:
         return [r[0] for r in self._conn.execute(self._sql["task_ids"]).fetchall()]
 
+    def open_tasks(self, task_ids: Sequence[str] | None) -> list[str]:
+        wanted = None if task_ids is None else list(task_ids)
+        return [r[0] for r in self._conn.execute(self._sql["open_tasks"], {"wanted": wanted}).fetchall()]
+
     def events(self, task_id: str) -> list[EventRow]:
         return [tuple(r) for r in self._conn.execute(self._sql["events"], (task_id,)).fetchall()]  # type: ignore[misc]
+
+
+class _CachedTx(StepCache, _Tx):
+    """A write transaction: a locked task's steps read once (pg_cache), events numbered as they are inserted."""
+
+    def __init__(self, conn: Any, sql: dict[str, str], clock: Callable[[], float] | None, *, locking: bool):
+        super().__init__(conn, sql, clock, locking=locking)
+        self._cache_init()
+
+    _lock_task = _Tx.lock_task
+    _next_claimable = _Tx.next_claimable
+    _policy = _Tx.policy
+    _step_named = _Tx.step_named
+    _current = _Tx.current
+    _update_step = _Tx.update_step
+    _set_lease = _Tx.set_lease

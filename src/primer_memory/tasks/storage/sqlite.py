@@ -25,7 +25,7 @@ from . import EventRow, StepRow
 
 __all__ = ["SQLiteTasks", "SCHEMA_VERSION", "MIGRATIONS", "TABLES", "APPLICATION_ID"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 TABLES = ("tasks", "steps", "events")
 APPLICATION_ID = 0x504D5453  # "PMTS" (long-term memory files say "PMEM"): marks a task file as ours
 
@@ -68,10 +68,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "output = CASE json_type(output) WHEN 'text' THEN json_extract(output, '$') ELSE output END "
         "WHERE output IS NOT NULL",
     ),
+    (  # 2 -> 3: bounded retries: each task's policy; each step's backoff, start-to-close deadline, reason it gave up
+        "ALTER TABLE tasks ADD COLUMN max_attempts INTEGER",
+        "ALTER TABLE tasks ADD COLUMN retry_initial REAL",
+        "ALTER TABLE tasks ADD COLUMN retry_rate REAL",
+        "ALTER TABLE tasks ADD COLUMN retry_max REAL",
+        "ALTER TABLE tasks ADD COLUMN start_to_close REAL",
+        "ALTER TABLE steps ADD COLUMN retry_at REAL",
+        "ALTER TABLE steps ADD COLUMN deadline REAL",
+        "ALTER TABLE steps ADD COLUMN gave_up TEXT",
+    ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
-_STEP_COLUMNS = "position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires"
+_STEP_COLUMNS = ("position, name, status, output, output_kind, attempts, validator, lease_owner, lease_expires, "
+                 "retry_at, deadline, gave_up")
 _CURRENT = ("(SELECT MIN(c.position) FROM steps c WHERE c.task_id = s.task_id AND c.status != 'done')")
 
 
@@ -298,14 +309,29 @@ class _Tx:
     def next_claimable(self, now: float, task_ids: Sequence[str] | None, skip: Sequence[str]) -> str | None:
         rows = self._conn.execute(
             f"SELECT s.task_id FROM steps s WHERE s.position = {_CURRENT} "  # a constant, not input
-            "AND (s.lease_owner IS NULL OR s.lease_expires <= ?) ORDER BY s.task_id", (now,)).fetchall()
+            "AND (s.lease_owner IS NULL OR s.lease_expires <= ?) AND s.gave_up IS NULL "
+            "AND (s.retry_at IS NULL OR s.retry_at <= ?) ORDER BY s.task_id", (now, now)).fetchall()
         wanted = None if task_ids is None else set(task_ids)
         return next((r[0] for r in rows if r[0] not in skip and (wanted is None or r[0] in wanted)), None)
 
-    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]]) -> None:
-        self._conn.execute("INSERT INTO tasks (task_id, goal) VALUES (?, ?)", (task_id, goal))
+    def insert_task(self, task_id: str, goal: str, rows: Sequence[tuple[int, str, str | None]],
+                    policy: Sequence[Any] = (None,) * 5) -> bool:
+        if not self._conn.execute("INSERT INTO tasks (task_id, goal, max_attempts, retry_initial, retry_rate, "
+                                  "retry_max, start_to_close) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                  (task_id, goal, *policy)).rowcount:
+            return False
         self._conn.executemany("INSERT INTO steps (task_id, position, name, validator) VALUES (?, ?, ?, ?)",
                                [(task_id, p, n, v) for p, n, v in rows])
+        return True
+
+    def policy(self, task_id: str) -> tuple[Any, ...] | None:
+        return self._conn.execute("SELECT max_attempts, retry_initial, retry_rate, retry_max, start_to_close "
+                                  "FROM tasks WHERE task_id = ?", (task_id,)).fetchone()
+
+    def done_by(self, task_id: str, step: str) -> str | None:
+        row = self._conn.execute("SELECT worker FROM events WHERE task_id = ? AND step = ? AND accepted = 1 "
+                                 "AND status = 'done' ORDER BY seq DESC LIMIT 1", (task_id, step)).fetchone()
+        return None if row is None else row[0]
 
     def steps(self, task_id: str) -> list[StepRow]:
         return self._conn.execute(f"SELECT {_STEP_COLUMNS} FROM steps WHERE task_id = ? ORDER BY position",
@@ -320,11 +346,14 @@ class _Tx:
                                   "ORDER BY position LIMIT 1", (task_id,)).fetchone()
 
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
-                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None) -> int:
+                    kind: str | None, add_attempt: int, owner: str | None, expires: float | None, *,
+                    retry_at: float | None = None, deadline: float | None = None, gave_up: str | None = None) -> int:
         return self._conn.execute(
             "UPDATE steps SET status = ?, output = ?, output_kind = ?, attempts = attempts + ?, "
-            "lease_owner = ?, lease_expires = ? WHERE task_id = ? AND position = ? AND status = ?",
-            (status, output, kind, add_attempt, owner, expires, task_id, position, expect)).rowcount
+            "lease_owner = ?, lease_expires = ?, retry_at = ?, deadline = ?, gave_up = ? "
+            "WHERE task_id = ? AND position = ? AND status = ?",
+            (status, output, kind, add_attempt, owner, expires, retry_at, deadline, gave_up, task_id, position,
+             expect)).rowcount
 
     def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
         return self._conn.execute("UPDATE steps SET lease_owner = ?, lease_expires = ? "
@@ -346,6 +375,13 @@ class _Tx:
 
     def task_ids(self) -> list[str]:
         return [r[0] for r in self._conn.execute("SELECT task_id FROM tasks ORDER BY task_id")]
+
+    def open_tasks(self, task_ids: Sequence[str] | None) -> list[str]:
+        found = [r[0] for r in self._conn.execute(
+            "SELECT t.task_id FROM tasks t WHERE EXISTS (SELECT 1 FROM steps c WHERE c.task_id = t.task_id "
+            "AND c.status != 'done') AND NOT EXISTS (SELECT 1 FROM steps g WHERE g.task_id = t.task_id "
+            "AND g.gave_up IS NOT NULL) ORDER BY t.task_id")]
+        return found if task_ids is None else [t for t in found if t in set(task_ids)]
 
     def events(self, task_id: str) -> list[EventRow]:
         return [(q, st, s, o, k, bool(a), r, p, w) for q, st, s, o, k, a, r, p, w in self._conn.execute(
