@@ -156,7 +156,7 @@ def _tool_chat(turns: int) -> list[dict]:
 
 def _tool_claims_hold(budget: int, keep: int, turns: int) -> None:
     from primer_memory.short_term.chat import message_tokens, unit_starts
-    from test_chat_memory import assert_accepted_by_a_chat_api
+    from helpers import assert_accepted_by_a_chat_api
 
     view = budget_view(budget, keep, turns, "tools")
     html = view.html()

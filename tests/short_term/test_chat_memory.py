@@ -23,6 +23,8 @@ from primer_memory.short_term.chat import message_tokens
 from primer_memory.lessons.examples import invoice_chat, tool_chat, tool_turn
 from primer_memory.short_term.folding import TRUNCATION_MARKER
 
+from helpers import assert_accepted_by_a_chat_api
+
 text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=200)
 
 
@@ -59,22 +61,6 @@ def make(budget: int, keep: int, name: str, start_on: str | None) -> ShortTermMe
     summarize = {"first_sentences": first_sentences, "plain": lambda ms: first_sentences(ms),
                  "stand-in": StandInModelSummarizer()}[name]
     return ShortTermMemory(budget, keep_last=keep, summarize=summarize, start_on=start_on)
-
-
-def assert_accepted_by_a_chat_api(sent: list[dict], start_on: str | None) -> None:
-    """Tool results follow their call, every call has all its results, no leading tool message."""
-    assert not sent or sent[0]["role"] != "tool"
-    if start_on == "user":
-        assert not sent or sent[0]["role"] == "user"
-    waiting: list[str] = []
-    for m in sent:
-        if m["role"] == "tool":
-            assert m["tool_call_id"] in waiting, "a tool result without its call"
-            waiting.remove(m["tool_call_id"])
-        else:
-            assert not waiting, "a tool call without all its results"
-            waiting = [c["id"] for c in m.get("tool_calls", ())]
-    assert not waiting, "the window ends in a tool call without all its results"
 
 
 @given(conversations(), st.integers(1, 400), st.integers(1, 10), summarizers, st.sampled_from([None, "user"]))

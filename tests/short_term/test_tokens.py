@@ -12,7 +12,8 @@ from primer_memory import ShortTermMemory, StandInModelSummarizer, bpe_tokens, e
 from primer_memory.lessons.examples import invoice_chat
 from primer_memory.short_term.folding import SUMMARY_PREFIX
 from primer_memory.short_term.tokens import TOKEN_SAMPLES, token_table
-from test_chat_memory import assert_accepted_by_a_chat_api, conversations
+from helpers import assert_accepted_by_a_chat_api
+from test_chat_memory import conversations
 
 
 def test_bpe_counts_known_cl100k_values() -> None:

@@ -299,8 +299,11 @@ def test_a_postgresql_schema_of_version_1_is_upgraded_and_its_tasks_retry_as_bef
     from primer_memory.tasks.storage.postgres import MIGRATIONS, SCHEMA_VERSION
 
     schema = f"old_{uuid.uuid4().hex[:10]}"
+    TaskStateStore(dsn=pg_dsn, schema=f"{schema}_roles").close()  # the roles a task schema belongs to
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'DROP SCHEMA "{schema}_roles" CASCADE')
+        conn.execute(f'CREATE SCHEMA "{schema}" AUTHORIZATION primer_owner')
+        conn.execute("SET ROLE primer_owner")  # a version-1 schema as setup made it: its tables the owner's
         conn.execute(f'CREATE TABLE "{schema}".task_schema (version INTEGER NOT NULL)')
         for statement in MIGRATIONS[0]:
             conn.execute(statement.replace("{s}", f'"{schema}"'))

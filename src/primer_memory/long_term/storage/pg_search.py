@@ -20,12 +20,14 @@ import numpy as np
 
 from ..records import MemoryRecord, Scope
 
-__all__ = ["COLUMNS", "CURRENT", "EMBEDDING", "MINE", "HnswSettings", "SearchMixin", "SQL_SEARCH_EXACT", "SQL_SEARCH_BAND",
+__all__ = ["COLUMNS", "CURRENT", "DISTANCE", "EMBEDDING", "MINE", "HnswSettings", "SearchMixin", "SQL_SEARCH_EXACT",
+           "SQL_SEARCH_BAND",
            "SQL_SEARCH_HNSW", "SQL_HNSW_SETTINGS", "SQL_SCAN", "TIE_BAND", "EXTRA_CANDIDATES"]
 
 COLUMNS = ("id, seq, kind, content, key, source, superseded_by, importance, created_at, last_access, forgotten,"
            " provenance")
 EMBEDDING = 12  # the column after COLUMNS in a search's rows
+DISTANCE = EMBEDDING + 1  # and the distance after it
 CURRENT = "superseded_by IS NULL AND NOT forgotten"
 MINE = "tenant_id = %(t)s AND user_id = %(u)s"  # in every statement too: RLS is the lock, not the only check
 TIE_BAND = 1e-4  # distances this close to the k-th are re-scored exactly, as the in-memory partition does
@@ -114,9 +116,9 @@ class SearchMixin:
             rows = cursor.execute(statement, params).fetchall()
             if params.get("exact"):
                 n = params["n"]
-                if len(rows) == n and rows[-1][12] <= rows[k - 1][12] + TIE_BAND:  # all tied: fetch the whole band
-                    rows = cursor.execute(self.q(SQL_SEARCH_BAND), {**params, "cut": rows[k - 1][12] + TIE_BAND}
-                                          ).fetchall()
+                cut = rows[k - 1][DISTANCE] + TIE_BAND if len(rows) >= k else None
+                if len(rows) == n and rows[-1][DISTANCE] <= cut:  # all tied: fetch the whole band
+                    rows = cursor.execute(self.q(SQL_SEARCH_BAND), {**params, "cut": cut}).fetchall()
             elif len(rows) < k and (hnsw or self.hnsw).exact_fallback:  # the walk stopped short: search exactly
                 conn.execute(SQL_SORT_ON)
                 return self.search_in(conn, scope, q, k, kinds)
@@ -128,8 +130,9 @@ class SearchMixin:
         params = self._params(scope, q, k, kinds, None) | {"exact": True}
         cursor = conn.cursor(binary=True)
         rows = cursor.execute(self.q(SQL_SEARCH_EXACT), params).fetchall()
-        if len(rows) == params["n"] and rows[-1][12] <= rows[k - 1][12] + TIE_BAND:
-            rows = cursor.execute(self.q(SQL_SEARCH_BAND), {**params, "cut": rows[k - 1][12] + TIE_BAND}).fetchall()
+        if len(rows) == params["n"] and rows[-1][DISTANCE] <= rows[k - 1][DISTANCE] + TIE_BAND:  # all tied
+            cut = rows[k - 1][DISTANCE] + TIE_BAND
+            rows = cursor.execute(self.q(SQL_SEARCH_BAND), {**params, "cut": cut}).fetchall()
         return _settle(scope, self, rows, q, k)
 
     def explain(self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...], *, mode: str = "auto",
