@@ -113,6 +113,12 @@ class _Heartbeat:
                 pass
 
 
+def _still_mine(store: TaskStateStore, task_id: str, step: str, worker: str) -> bool:
+    """Is `step` still the running step this worker holds? After a stall it may be done, or running for another."""
+    current = store.current_step(task_id)
+    return current is not None and current.name == step and current.lease_owner == worker
+
+
 def _claim_waiting(store: TaskStateStore, task_id: str, worker: str, lease: float, pauser: _Pauser) -> Any:
     """Claim the current step, waiting while another live worker holds it (what it prints depends on the file only)."""
     current = store.current_step(task_id)
@@ -155,8 +161,10 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         output = RECONCILE_OUTPUTS[lease_.step]  # the work itself; a real job would call an API here
         try:
             store.apply(task_id, {"step": lease_.step, "status": "done", "output": output}, worker=worker)
-        except LeaseError as lost:
-            pauser.say(f"LOST LEASE: {lost}")
+        except InvalidUpdate as lost:
+            if not isinstance(lost, LeaseError) and _still_mine(store, task_id, lease_.step, worker):
+                raise
+            pauser.say(f"LOST LEASE: {lost}")  # stalled past the lease: another worker took the step (and may be done)
             return 4
         finally:
             if heartbeat is not None:
@@ -224,7 +232,9 @@ def _drain(args: argparse.Namespace) -> int:
             try:
                 store.apply(lease.task_id, {"step": lease.step, "status": "done", "output": f"{lease.step} ok"},
                             worker=args.worker)
-            except LeaseError as lost:
+            except InvalidUpdate as lost:
+                if not isinstance(lost, LeaseError) and _still_mine(store, lease.task_id, lease.step, args.worker):
+                    raise
                 print(f"LOST {lease.task_id} {lease.step}: {lost}", flush=True)
                 continue
             finally:
