@@ -9,14 +9,15 @@ Run: PYTHONPATH=src .venv/bin/python benchmarks/bench_property_cell.py
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from primer_memory import ShortTermMemory
 from timing import best_of
 
 CHATS = st.lists(st.tuples(st.sampled_from(["user", "assistant"]), st.text(max_size=300)), max_size=30)
 CASES = st.tuples(CHATS, st.integers(1, 400), st.integers(1, 10))  # (chat, budget, keep_last): as in the notebook
-REPEATABLE = settings(max_examples=300, derandomize=True, database=None)
+REPEATABLE = settings(max_examples=300, derandomize=True, database=None, deadline=None,
+                      suppress_health_check=[HealthCheck.too_slow])
 
 
 @REPEATABLE
