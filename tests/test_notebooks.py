@@ -23,7 +23,7 @@ def notebook(request: pytest.FixtureRequest) -> nbformat.NotebookNode:
 def test_opens_with_title_what_you_learn_and_time(notebook: nbformat.NotebookNode) -> None:
     first = notebook.cells[0]
     assert first.cell_type == "markdown" and first.source.startswith("# ")
-    assert "You will learn" in first.source and re.search(r"Time to read: about \d+ minutes", first.source)
+    assert "You will learn" in first.source and re.search(r"Time: about \d+ minutes", first.source)
 
 
 def test_setup_cell_imports_from_the_package(notebook: nbformat.NotebookNode) -> None:

@@ -39,13 +39,20 @@ def _environment_requirements() -> dict[str, str]:
         if text.startswith("-e") or text in {"pip", "conda-forge"}:
             continue
         name, spec = _name_and_spec(text)
-        if name != "python":
-            found[name] = spec
+        found[name] = spec
     return found
 
 
 def test_environment_yml_lists_the_same_packages_as_pyproject() -> None:
-    assert _environment_requirements() == _pyproject_requirements()
+    listed = _environment_requirements()
+    listed.pop("python", None)
+    assert listed == _pyproject_requirements()
+
+
+def test_environment_yml_asks_for_the_python_pyproject_requires() -> None:
+    """A conda user must not get a Python the package refuses to install on (pip would stop at requires-python)."""
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"].replace(" ", "")
+    assert _environment_requirements().get("python") == requires
 
 
 def test_package_imports_without_matplotlib_or_ipywidgets() -> None:
@@ -62,6 +69,22 @@ def test_walkthrough_prints_the_worked_examples() -> None:
     out = subprocess.run([sys.executable, "-m", "primer_memory"], capture_output=True, text=True, check=True)
     assert "summary (36 tokens)" in out.stdout
     assert "sent: 106 tokens" in out.stdout
+    for part in ("1. Short-term", "2. Long-term", "3. The safety rules", "4. Task state", "5. Beyond one machine"):
+        assert part in out.stdout  # every notebook has its section, as the README says
+    assert "as the application role (RLS on): ['globex/carol']" in out.stdout
+
+
+def test_no_test_prints_past_pytest_capture() -> None:
+    """Printing with capture disabled writes into pytest's progress line; figures belong in assertion messages."""
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
+                 if re.search(r"\bcap(?:sys|fd)\.disabled\(\)", p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_make_clean_removes_what_the_notebooks_leave() -> None:
+    make = (ROOT / "Makefile").read_text()
+    clean = make[make.index("\nclean:"):]
+    assert "notebooks/.hypothesis" in clean.split("\n\n")[0]
 
 
 def test_ci_runs_the_readme_test_command() -> None:

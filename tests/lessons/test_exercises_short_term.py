@@ -56,7 +56,7 @@ def test_first_sentences_is_not_last_sentences(capsys: pytest.CaptureFixture[str
     from primer_memory import first_sentences
 
     assert grade("1.1", first_sentences) is False
-    assert "Not yet. For the first two exchanges we expected" in capsys.readouterr().out
+    assert "Not yet. On these seven messages we expected" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("guess", "words"), [(0, "more than that"), (2, "fewer than that"), (4, "fewer")])

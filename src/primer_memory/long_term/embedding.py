@@ -154,6 +154,18 @@ class HashingEmbedder:
                 out[g] = out.get(g, 0.0) + self.word_weight / math.sqrt(len(grams))
         return out
 
+    def slots(self, text: str) -> dict[int, list[str]]:
+        """Which named features of a text land in each of the `dim` slots (for reading hash collisions: two
+        texts that share no feature can still share slots, and every shared slot adds to their cosine)."""
+        out: dict[int, list[str]] = {}
+        for word in content_words(text):
+            padded = f"<{word}>"
+            grams = [padded[i : i + n] for n in self.ngram_sizes for i in range(len(padded) - n + 1)]
+            out.setdefault(self._bucket("w:" + word), []).append(word)
+            for g in grams:
+                out.setdefault(self._bucket("g:" + g), []).append(g)
+        return out
+
     def encode(self, text: str) -> np.ndarray:
         """One text's L2-normalised float32 vector (all zeros if it has no content words)."""
         return encode_one(self, text)

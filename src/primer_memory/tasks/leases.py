@@ -68,7 +68,7 @@ def lease_allows(step: Step, worker: str | None, now: float) -> None:
         raise LeaseExpired(f"the lease of {step.lease_owner} on step {step.name} expired; whoever does the step "
                            "(its old holder too) must claim it again before proposing", step=step.name)
     if worker != step.lease_owner:
-        who = f"{worker} is not" if worker else "this proposal names no worker, and only"
+        who = f"{worker} is not the holder, and only" if worker else "this proposal names no worker, and only"
         raise LeaseHeld(f"step {step.name} is claimed by {step.lease_owner}, whose lease is live; "
                         f"{who} the holder may update it (give worker={step.lease_owner!r} if you are)",
                         step=step.name)

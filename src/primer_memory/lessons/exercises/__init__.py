@@ -7,11 +7,11 @@ of their own (short_term, long_term, safety, tasks, beyond, plug_in) and registe
 
 from __future__ import annotations
 
-from ._core import (Exercise, ExerciseError, check, exercise, exercises, grade, hint, is_stub, register,
-                    show_solution)
+from ._core import (CHECKER_FAILED, Exercise, ExerciseError, check, exercise, exercises, grade, hint, is_stub,
+                    register, show_solution)
 
 # Each notebook's exercises register themselves with _core when imported.
 from . import beyond, long_term, plug_in, safety, short_term, tasks  # noqa: E402,F401  (notebooks 5, 2, 6, 3, 1, 4)
 
-__all__ = ["Exercise", "ExerciseError", "check", "exercise", "exercises", "grade", "hint", "is_stub", "register",
+__all__ = ["CHECKER_FAILED", "Exercise", "ExerciseError", "check", "exercise", "exercises", "grade", "hint", "is_stub", "register",
            "show_solution"]

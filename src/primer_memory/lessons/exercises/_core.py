@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 import pprint
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Exercise", "ExerciseError", "check", "exercise", "exercises", "grade", "hint", "is_stub", "register",
-           "show_solution"]
+__all__ = ["CHECKER_FAILED", "Exercise", "ExerciseError", "check", "exercise", "exercises", "grade", "hint", "is_stub",
+           "raised_in_checker", "register", "show_solution"]
 
 
 class ExerciseError(KeyError):
@@ -71,7 +72,8 @@ def exercise(exercise_id: object) -> Exercise:
     return _REGISTRY[exercise_id]
 
 
-_STUB_BODIES = {"...", "pass", "raise NotImplementedError", "raise NotImplementedError()", "return None", "return ..."}
+# Not "return None": for a check (4.2) that is a real answer, one that accepts everything.
+_STUB_BODIES = {"...", "pass", "raise NotImplementedError", "raise NotImplementedError()", "return ..."}
 
 
 def is_stub(answer: object) -> bool:
@@ -114,7 +116,11 @@ def grade(exercise_id: object, answer: object = None) -> bool:
     except ExerciseError as error:
         print(f"Cannot check: {error}.")
         return False
-    if is_stub(answer):
+    try:
+        stub = is_stub(answer)
+    except Exception:  # an answer whose own methods raise is not a stub; the checker reports what it does
+        stub = False
+    if stub:
         print(f"Exercise {ex.id} ({ex.title}): not attempted yet.")
         print(f"Hint 1: {ex.hints[0]}")
         return False
@@ -125,12 +131,31 @@ def grade(exercise_id: object, answer: object = None) -> bool:
         print(f"Hint 1: {ex.hints[0]}")
         return False
     except Exception as error:  # a learner's answer may break in any way: report it, never raise
-        print(f"Not yet: checking your answer raised {type(error).__name__}: {error}")
+        if raised_in_checker(error):
+            print(f"{CHECKER_FAILED} {ex.id} failed on this answer ({type(error).__name__}: {error}); that is a "
+                  "bug in the exercise, not in your answer. Please report it.")
+        else:
+            print(f"Not yet: your code raised {type(error).__name__}: {error}")
         print(f"Hint 1: {ex.hints[0]}")
         return False
     if verdict is not True and len(ex.hints) > 1:
         print(f"Stuck? hint({ex.id!r}, 2) gives another nudge; show_solution({ex.id!r}) shows one answer.")
     return verdict is True
+
+
+CHECKER_FAILED = "Sorry: the checker of exercise"
+"""How a checker's own failure starts (tests look for it: no answer may ever cause it)."""
+
+
+def raised_in_checker(error: BaseException) -> bool:
+    """True when the innermost frame of `error` is in this package: the checker broke, not the learner's code."""
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.dirname(os.path.abspath(tb.tb_frame.f_code.co_filename)) == here
 
 
 def hint(exercise_id: object, n: int = 1) -> None:

@@ -34,7 +34,11 @@ def _check_policy(answer: Any) -> bool:
         for (st, su) in _SETTINGS:
             expected = row_visible(rt, ru, st, su)
             got = answer(rt, ru, st, su)
-            if got is not expected and got != expected:
+            if not isinstance(got, bool):
+                print(f"Not yet: a policy answers True or False; for row {rt}/{ru} yours returned "
+                      f"{type(got).__name__} {got!r:.60}. (bool(...) turns a value into one.)")
+                return False
+            if got is not expected:
                 unset = "no scope set" if not st or not su else f"scope {st}/{su}"
                 print(f"Not yet: row {rt}/{ru} with {unset}: expected {expected}, your policy said {got!r}.")
                 if not expected and got:
@@ -77,7 +81,11 @@ _SCOPE_FEEDBACK = {
 
 
 def _check_scope_statement(answer: Any) -> bool:
-    choice = answer.strip().lower() if isinstance(answer, str) else answer
+    if not isinstance(answer, str):
+        print(f"Not yet: answer with one letter as a string, 'a' to 'd' (such as \"b\"); got {type(answer).__name__} "
+              f"{answer!r:.60}.")
+        return False
+    choice = answer.strip().lower().strip("'\"()")
     if choice == "c":
         print("Right: a bound parameter (never pasted text), and `true` makes it local to this transaction, so it "
               "vanishes at COMMIT or ROLLBACK and a pooled connection never carries it to the next caller.")

@@ -149,6 +149,27 @@ def _floor_report(name: str, floor: float) -> tuple[int, int]:
     return kept, quiet
 
 
+EVEREST = "how tall is Mount Everest?"
+GLOBEX = "what happened with Globex?"
+
+
+def _everest_note() -> str:
+    """Why no floor works for the hashing embedder, computed: what Everest really shares with its best match."""
+    memory, scope = _stores()["hashing"], _alice()
+    (record, score), = memory.recall_with_scores(scope, EVEREST, k=1)
+    (_, globex), = memory.recall_with_scores(scope, GLOBEX, k=1)
+    embedder = memory.embedder
+    shared = sorted(set(embedder.features(EVEREST)) & set(embedder.features(record.content)))
+    mine, theirs = embedder.slots(EVEREST), embedder.slots(record.content)
+    collisions = sum(len(mine[s]) * len(theirs[s]) for s in mine.keys() & theirs.keys())
+    what = (f"shares the pieces {', '.join(shared)} with it" if shared
+            else "shares no word and no word piece with it")
+    beats = "outscores" if score > globex else "comes close to"
+    return (f"Notice the hashing embedder at the same floor: {EVEREST!r} {what}, yet scores {score:.3f} against "
+            f"{record.content!r}: {collisions} of their features land in the same hash slots. It {beats} the "
+            f"Globex question ({globex:.3f}), so no floor separates them with that embedder.")
+
+
 def _check_floor(answer: object) -> bool:
     if isinstance(answer, bool) or not isinstance(answer, (int, float)) or not 0 < answer < 1:
         print(f"Not yet: min_score is a cosine between 0 and 1 (such as 0.3), got {answer!r}.")
@@ -162,8 +183,7 @@ def _check_floor(answer: object) -> bool:
     print(f"Semantic: {kept} of {len(ON_TOPIC)} questions recall their memory; {quiet} of {len(OFF_TOPIC)} "
           "off-topic questions recall nothing.")
     if kept == len(ON_TOPIC) and quiet == len(OFF_TOPIC):
-        print("Right. Notice the hashing embedder at the same floor: 'how tall is Mount Everest?' shares letter "
-              "pieces with 'travel' and outscores the Globex question, so no floor works for it.")
+        print("Right. " + _everest_note())
         return True
     print("Not yet: " + ("lower the floor, a real question lost its memory." if kept < len(ON_TOPIC)
                          else "raise the floor, an off-topic question still recalls something."))

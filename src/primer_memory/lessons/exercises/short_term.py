@@ -12,12 +12,26 @@ from ..examples import invoice_chat, tool_chat
 from ...short_term.memory import Message, ShortTermMemory, first_sentences
 from ._core import Exercise, register
 
-__all__ = ["CASES", "budget_report", "check_last_sentences", "check_keep_last_prediction", "check_safe_start"]
+__all__ = ["CASES", "LAST_SENTENCES_MESSAGES", "budget_report", "check_last_sentences", "check_keep_last_prediction", "check_safe_start"]
 
 Summarize = Callable[[Sequence[Message]], str]
 CASES = [(exchanges, budget, keep) for exchanges in (3, 6, 20) for budget in (60, 110, 300) for keep in (2, 4)]
-LAST_SENTENCES_EXPECTED = ("Please include the vendor name and amount; It shows vendor, amount and due date; "
-                           "Please include the vendor name and amount; It shows vendor, amount and due date")
+LAST_SENTENCES_MESSAGES: tuple[tuple[str, str, str], ...] = (
+    # (role, content, its last sentence): the first two exchanges, then the shapes a quick answer gets wrong
+    ("user", "Question 1 is about invoices. Please include the vendor name and amount.",
+     "Please include the vendor name and amount"),
+    ("assistant", "Answer 1 lists the invoice. It shows vendor, amount and due date.",
+     "It shows vendor, amount and due date"),
+    ("user", "Question 2 is about invoices. Please include the vendor name and amount.",
+     "Please include the vendor name and amount"),
+    ("assistant", "Answer 2 lists the invoice. It shows vendor, amount and due date.",
+     "It shows vendor, amount and due date"),
+    ("user", "Globex sent a reminder. The invoice is overdue. Please pay it today.", "Please pay it today"),
+    ("assistant", "I found the Globex invoice. Should I pay it now?", "Should I pay it now?"),
+    ("user", "Yes, pay it.", "Yes, pay it"),
+)
+"""What 1.1's checker sends: three sentences, a question (its '?' stays) and a single sentence among them."""
+LAST_SENTENCES_EXPECTED = "; ".join(last for _, _, last in LAST_SENTENCES_MESSAGES)
 
 
 def _folded(summarize: Summarize, exchanges: int, budget: int, keep: int) -> tuple[int, int]:
@@ -54,19 +68,38 @@ def check_last_sentences(summarize: object) -> bool:
     if not callable(summarize):
         print(f"Not yet: pass your function itself (no parentheses), not a {type(summarize).__name__}.")
         return False
-    messages: list[Message] = [{"role": r, "content": t} for r, t in invoice_chat(2)]
-    got = summarize(messages)
+    messages: list[Message] = [{"role": r, "content": t} for r, t, _ in LAST_SENTENCES_MESSAGES]
+    try:
+        got = summarize([dict(m) for m in messages])
+    except NotImplementedError:
+        raise  # a stub: check() says "not attempted yet"
+    except Exception as error:  # the learner's function broke: say on what, not only how
+        print(f"Not yet: your function raised {type(error).__name__}: {error}")
+        print("The checker's messages include one of three sentences, one ending in '?' and one single sentence:")
+        for m in messages:
+            print(f"   {m['content']!r}")
+        return False
     if not isinstance(got, str):
         print(f"Not yet: a summarizer returns one string; yours returned a {type(got).__name__}: {got!r:.80}")
         return False
-    if got != LAST_SENTENCES_EXPECTED:
-        print("Not yet. For the first two exchanges we expected:")
-        print(f"   {LAST_SENTENCES_EXPECTED}")
-        print("and your summarizer returned:")
-        print(f"   {got!r:.300}")
-        return False
-    print("Right: the last sentence of each message, trailing period stripped, joined with '; '.")
-    return budget_report(summarize)
+    if got == LAST_SENTENCES_EXPECTED:
+        print("Right: the last sentence of each message, trailing period stripped (a question keeps its '?'), "
+              "joined with '; '.")
+        return budget_report(summarize)
+    print("Not yet. On these seven messages we expected:")
+    print(f"   {LAST_SENTENCES_EXPECTED}")
+    print("and your summarizer returned:")
+    print(f"   {got!r:.400}")
+    for m, (_, _, last) in zip(messages, LAST_SENTENCES_MESSAGES):
+        try:
+            alone = summarize([dict(m)])
+        except Exception as error:
+            alone = f"(raised {type(error).__name__})"
+        if alone != last:
+            print(f"The first message that differs: {m['content']!r}")
+            print(f"   its last sentence is {last!r}; yours gives {alone!r:.120}")
+            break
+    return False
 
 
 def last_sentences(messages):  # type: ignore[no-untyped-def]
@@ -106,8 +139,8 @@ register(Exercise(
     title="your own summarizer: last sentences",
     checker=check_last_sentences,
     hints=(
-        "Split each message's content on '. ' and keep the last piece; strip a trailing '.' first, "
-        "or the last piece ends with one.",
+        "Split each message's content on '. ' and keep the last piece; strip a trailing '.' first (only a "
+        "'.': a question keeps its '?'), or the last piece ends with one.",
         "A generator inside '; '.join(...) does it in one line: one piece per message m, from m['content'].",
     ),
     solution=last_sentences,
@@ -146,24 +179,46 @@ def _stub_safe_start(messages, n):  # type: ignore[no-untyped-def]
 
 
 def check_safe_start(safe: object) -> bool:
-    """Exercise 1.3: a trim that keeps about the last n messages and never cuts a tool call from its results."""
+    """Exercise 1.3: a trim that keeps about the last n messages and never cuts a tool call from its results.
+
+    It tries every n from 1 to a few more than there are messages: asking for more than the chat holds
+    must start at 0, not at a negative index (which Python would read as "count from the end").
+    """
     if not callable(safe):
         print(f"Not yet: pass your function itself (no parentheses), not a {type(safe).__name__}.")
         return False
     chat = tool_chat(3)
-    for n in range(1, len(chat) + 1):
-        got = safe([dict(m) for m in chat], n)
+    roles = [m["role"] for m in chat]
+    for n in range(1, len(chat) + 4):
         want = safe_start(chat, n)
+        try:
+            got = safe([dict(m) for m in chat], n)
+        except NotImplementedError:
+            raise  # a stub: check() says "not attempted yet"
+        except Exception as error:  # the learner's function broke: say for which n
+            print(f"Not yet: for n={n} your function raised {type(error).__name__}: {error}")
+            if n > len(chat):
+                print(f"n={n} asks for more than the {len(chat)} messages there are: the window is all of them.")
+            return False
         if isinstance(got, bool) or not isinstance(got, int):
             print(f"Not yet: return an index into the messages (an int); for n={n} yours returned {got!r:.60}.")
             return False
-        if got != want:
-            roles = [m["role"] for m in chat]
-            opening = roles[got] if 0 <= got < len(roles) else "nothing"
-            print(f"Not yet: for n={n} your window starts at index {got} ({opening}); the roles are {roles}.")
-            print(f"It should start at {want}: as late as keeps n messages, moved back past tool results to their call.")
+        if got < 0:
+            print(f"Not yet: for n={n} (the chat has {len(chat)} messages) yours returned {got}. A negative index is "
+                  f"not a start: messages[{got}:] keeps only the last {-got}. Never go below 0.")
             return False
-    print("Right: no window opens on a tool result, so no call loses a result and no result loses its call.")
+        if got != want:
+            opening = roles[got] if got < len(roles) else "nothing"
+            print(f"Not yet: for n={n} your window starts at index {got} ({opening}); the roles are {roles}.")
+            if got > want and got < len(roles) and roles[got] != "tool" and roles[got - 1] == "tool":
+                print("You stepped forward past the results, which drops the call and the results the answer "
+                      "was based on. Step back to the call instead.")
+            else:
+                print(f"It should start at {want}: as late as keeps n messages, moved back past tool results to "
+                      "their call.")
+            return False
+    print("Right: no window opens on a tool result, so no call loses a result and no result loses its call, and a "
+          "window asked for more messages than there are starts at 0.")
     print("ShortTermMemory does the same with units: a call and its results are kept or folded together.")
     return True
 
@@ -173,11 +228,14 @@ register(Exercise(
     title="trim without breaking the chat API",
     checker=check_safe_start,
     hints=(
-        "Start at len(messages) - n (not below 0). If that message is a tool result, its call is earlier: step back.",
-        "A while loop: while start > 0 and messages[start]['role'] == 'tool': start -= 1.",
+        "Start at len(messages) - n, but never below 0 (n may be larger than the chat). If that message is a "
+        "tool result, its call is earlier: step back.",
+        "start = max(0, len(messages) - n), then: while start > 0 and messages[start]['role'] == 'tool': "
+        "start -= 1.",
     ),
     solution=safe_start,
     stub=_stub_safe_start,
-    notes=("Stepping back keeps a few more messages than n; stepping forward past the results would keep fewer. "
-           "Either is valid for the API; keeping the unit whole keeps the tool output the answer was based on.",),
+    notes=("Stepping back keeps a few more messages than n, and keeps the call with the results the answer was "
+           "based on. Stepping forward past the results would also give a request the API accepts, but it drops "
+           "that whole unit, so this exercise (and its checker) asks for stepping back, as ShortTermMemory does.",),
 ))

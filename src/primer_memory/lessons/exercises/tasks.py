@@ -15,8 +15,9 @@ from typing import Any
 
 from ._core import Exercise, register
 
-__all__ = ["MATCH_GOOD", "MATCH_BAD", "RESUME_POINTS", "says_matched", "RESUME_SOLUTION", "FINISH_SOLUTION"]
+__all__ = ["LEASE_OUTPUT", "take_step", "MATCH_GOOD", "MATCH_BAD", "RESUME_POINTS", "says_matched", "RESUME_SOLUTION", "FINISH_SOLUTION"]
 
+FINISH_OUTPUT = "3 matched, 1 unpaid"
 FINISH_SOLUTION = '{"step": "match", "status": "done", "output": "3 matched, 1 unpaid"}'
 MATCH_GOOD: tuple[str, ...] = ("all matched", "3 matched, 1 unpaid (Globex)", "0 matched")
 MATCH_BAD: tuple[object, ...] = ("", None, 42, "done", "finished matching", ["all matched"])
@@ -63,13 +64,19 @@ def check_finish(proposal: object) -> bool:
             print(f"Refused, exactly as a model's proposal would be: {refusal}")
             print("The reason says what was wrong and what is allowed: fix the proposal and run the cell again.")
             return False
+        except Exception as error:  # whatever else a strange proposal makes the store say
+            print(f"Refused: {type(error).__name__}: {error}")
+            return False
         finally:
             store.close()
     print(f"Written: step {step.name} is now {step.status}, output {step.output!r}.")
-    if step.status == "done":
+    if step.status == "done" and step.output == FINISH_OUTPUT:
         print("Right. That was the last step: next_step() now returns None and the task is finished.")
         return True
-    if step.status == "running":
+    if step.status == "done":
+        print(f"Not yet: the store took it (any short text passes match's check), but the exercise asks you to "
+              f"report the output {FINISH_OUTPUT!r}: the output is what the next reader of the file relies on.")
+    elif step.status == "running":
         print("Not yet: the step is running. A proposal with status done (and an output) would finish it.")
     else:
         print("Not yet: the step failed; report it done instead.")
@@ -86,12 +93,15 @@ def says_matched(output: object) -> str | None:
     return "expected a text with the word 'matched', like '3 matched, 1 unpaid'"
 
 
-def _verdict(check: Callable[[object], object], output: object) -> tuple[bool, str]:
-    """(accepted?, what the check said) under the store's contract: None/True fine, False or a text not."""
+def _verdict(check: Callable[[object], object], output: object) -> tuple[bool | None, str]:
+    """(accepted?, what the check said) under the store's contract: None/True fine, False or a text not;
+    None for "accepted?" when the check raised instead of answering."""
     try:
         verdict = check(output)
+    except NotImplementedError:
+        raise  # a stub: check() says "not attempted yet"
     except Exception as error:
-        return False, f"raised {type(error).__name__}: {error}"
+        return None, f"raised {type(error).__name__}: {error}"
     return verdict is None or verdict is True, repr(verdict)[:80]
 
 
@@ -101,9 +111,16 @@ def check_match_check(check: object) -> bool:
     if not callable(check) or not isinstance(name, str) or not name.isidentifier():
         print("Not yet: give a named function (def my_check(output): ...); the store keeps its name.")
         return False
-    wrong = [f"refused {o!r}, which says how the matching went (your check said {said})"
-             for o in MATCH_GOOD for ok, said in [_verdict(check, o)] if not ok]
-    wrong += [f"accepted {b!r}, which does not say what matched" for b in MATCH_BAD if _verdict(check, b)[0]]
+    wrong = [f"refused {o!r}, which says how the matching went (your check returned {said})"
+             if ok is False else f"your check {said} on {o!r}, which says how the matching went"
+             for o in MATCH_GOOD for ok, said in [_verdict(check, o)] if ok is not True]
+    for bad in MATCH_BAD:
+        ok, said = _verdict(check, bad)
+        if ok is True:
+            wrong.append(f"accepted {bad!r}, which does not say what matched")
+        elif ok is None:
+            wrong.append(f"your check {said} on {bad!r} instead of saying what is wrong: the store would pass that crash back "
+                         "to the model as the reason. Check the type first (isinstance(output, str)).")
     if wrong:
         print("Not yet:")
         for line in wrong:
@@ -142,6 +159,11 @@ def check_resume_prediction(predictions: object) -> bool:
     unknown = [p for p in predictions if p not in crash_points()]
     if unknown:
         print(f"Not yet: {unknown} are not crash points; choose from {crash_points()}.")
+        return False
+    missing = [p for p in RESUME_POINTS if predictions.get(p, ...) is Ellipsis or predictions.get(p) is None]
+    if missing:
+        print(f"Not yet: predict all {len(RESUME_POINTS)} crash points; still open: {missing}. (Each one is a real "
+              "process killed there, so the checker runs them once you have a guess for every one.)")
         return False
     right = 0
     for point, guess in predictions.items():
@@ -189,4 +211,132 @@ register(Exercise(
     id="4.3", title="where does it resume?", checker=check_resume_prediction,
     hints=RESUME_HINTS,
     solution=RESUME_SOLUTION, stub=dict.fromkeys(RESUME_POINTS, ...),
+))
+
+
+# --------------------------------------------------------------------------- 4.4 take a step with a lease
+
+LEASE_OUTPUT = "3 matched, 1 unpaid"
+LEASE_HINTS = ("claim(task_id, worker) first: it returns a Lease naming the step, and raises LeaseHeld while another "
+               "worker's lease is live. Then apply the proposal as that worker: apply(..., worker=worker).",
+               "try: lease = store.claim(task_id, worker)  except LeaseHeld: return None; then return "
+               "store.apply(task_id, {'step': lease.step, 'status': 'done', 'output': output}, worker=worker).")
+
+
+def take_step(store, task_id, worker, output):  # type: ignore[no-untyped-def]
+    """Claim the current step for `worker` and report it done; None while another worker's live lease holds it."""
+    from primer_memory import LeaseHeld
+
+    try:
+        lease = store.claim(task_id, worker)
+    except LeaseHeld:
+        return None  # someone else is working on it: leave it alone
+    return store.apply(task_id, {"step": lease.step, "status": "done", "output": output}, worker=worker)
+
+
+def _stub_take_step(store, task_id, worker, output):  # type: ignore[no-untyped-def]
+    """Claim the current step for `worker` and report it done; None while another worker's live lease holds it."""
+    ...
+
+
+class _Clock:
+    """A clock the checker moves by hand, so a lease runs out without anyone waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _lease_case(folder: str, name: str, clock: _Clock) -> Any:
+    """The worked example's file at match, as one of 4.4's situations: 'free', 'held' (worker A's lease is live),
+    'expired' (worker A claimed 40 s ago with a 30 s lease and went silent) or 'mine' (the learner holds it)."""
+    from ..examples import RECONCILE_TASK_ID
+    from ...tasks.store import TaskStateStore
+
+    _worked_example_file(folder).close()
+    store = TaskStateStore(Path(folder) / "tasks.db", clock=clock)
+    holder = {"held": "worker A", "expired": "worker A", "mine": "worker B"}.get(name)
+    if holder is not None:
+        store.claim(RECONCILE_TASK_ID, holder, 30.0)
+        clock.now += 40.0 if name == "expired" else 10.0
+    return store
+
+
+_LEASE_CASES = {
+    "free": "nobody holds match",
+    "held": "worker A holds match, its lease live for 20 more seconds",
+    "expired": "worker A claimed match 40 s ago with a 30 s lease and never renewed it",
+    "mine": "worker B (you) already holds match",
+}
+
+
+def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
+    """Run the learner's function as worker B in one situation: (right?, what happened)."""
+    from ..examples import RECONCILE_TASK_ID
+    from ...tasks.store import Step
+
+    with tempfile.TemporaryDirectory() as folder:
+        clock = _Clock()
+        store = _lease_case(folder, name, clock)
+        try:
+            before = len(store.events(RECONCILE_TASK_ID))
+            try:
+                result = take(store, RECONCILE_TASK_ID, "worker B", LEASE_OUTPUT)
+            except NotImplementedError:
+                raise  # a stub: check() says "not attempted yet"
+            except Exception as error:
+                hint = (" Another worker's live lease is not an error to pass on: catch LeaseHeld and return None."
+                        if name == "held" and type(error).__name__ == "LeaseHeld" else "")
+                return False, f"your function raised {type(error).__name__}: {error}.{hint}"
+            step = store.current_step(RECONCILE_TASK_ID)
+            events = store.events(RECONCILE_TASK_ID)[before:]
+            finished = store.step_details(RECONCILE_TASK_ID)[-1]
+        finally:
+            store.close()
+    if name == "held":
+        if result is not None:
+            return False, f"you returned {result!r:.80}; with worker A's lease live, return None and leave it"
+        if step is None or step.lease_owner != "worker A" or any(e.accepted for e in events):
+            return False, "worker A's step changed hands or status; a live lease belongs to its holder"
+        return True, "returned None and left worker A's step alone"
+    if not isinstance(result, Step) or result.status != "done" or result.output != LEASE_OUTPUT:
+        return False, (f"you returned {result!r:.80}; return the step as apply() wrote it: match, done, "
+                       f"{LEASE_OUTPUT!r}")
+    claimed = [e for e in events if e.accepted and e.status == "running" and e.worker == "worker B"]
+    if name in ("free", "expired") and not claimed:
+        return False, "the step was written without a claim: claim it first, so no other worker can take it meanwhile"
+    if not any(e.accepted and e.status == "done" and e.worker == "worker B" for e in events):
+        return False, "the log does not show worker B writing done: apply with worker=worker"
+    attempts = {"expired": 2}.get(name, 1)
+    if finished.attempts != attempts:
+        return False, f"match took {finished.attempts} attempts, expected {attempts}"
+    said = {"free": "claimed it and wrote done", "expired": "took it over (attempt 2) and wrote done",
+            "mine": "renewed its own claim and wrote done"}[name]
+    return True, said
+
+
+def check_take_step(take: object) -> bool:
+    """Exercise 4.4: run the learner's take_step as worker B in four situations, on a clock moved by hand."""
+    if not callable(take):
+        print(f"Not yet: give a function take_step(store, task_id, worker, output); got {type(take).__name__}.")
+        return False
+    right = 0
+    for name, situation in _LEASE_CASES.items():
+        ok, said = _run_lease_case(take, name)
+        right += ok
+        print(f"  {'right' if ok else 'wrong'}  {situation}: {said}")
+    print(f"{right} of {len(_LEASE_CASES)} right.")
+    if right == len(_LEASE_CASES):
+        print("Right. The reconcile worker does exactly this, plus a heartbeat thread that renews its lease while "
+              "it works, so a slow worker keeps its step and only a dead or stalled one loses it.")
+    return right == len(_LEASE_CASES)
+
+
+register(Exercise(
+    id="4.4", title="take a step with a lease", checker=check_take_step,
+    hints=LEASE_HINTS, solution=take_step, stub=_stub_take_step,
+    notes=("claim() renews a lease its caller already holds, so a worker asking twice is not refused; "
+           "the store's clock decides what 'live' means, which is why the checker can move it by hand.",),
 ))

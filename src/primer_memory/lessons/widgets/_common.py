@@ -1,4 +1,5 @@
-"""Shared pieces of the panels: the named VBox, the preset-plus-text-box shape, a messages table."""
+"""Shared pieces of the panels: the one escaping helper, the named VBox, the preset-plus-text-box shape, a messages
+table."""
 
 from __future__ import annotations
 
@@ -8,6 +9,29 @@ from collections.abc import Callable
 from typing import Any
 
 from ...short_term.memory import Message, estimate_tokens
+
+
+def visible(text: object, *, lines: bool = False, lookalikes: bool = False) -> str:
+    """`text` with every character a reader cannot see written as an escape (\\x00, \\u202e, \\u200b): controls,
+    direction overrides, zero-width marks and spaces other than ' '. A right-to-left override shown raw would
+    reorder what the panel prints, so a panel shows what the text holds instead. `lines` keeps newlines and
+    tabs (for a <pre> block); `lookalikes` also escapes characters that Unicode folds into others (a fullwidth
+    dot), which the notes panel needs for paths."""
+    import unicodedata
+
+    out = []
+    for ch in str(text):
+        plain = ch.isprintable() or (lines and ch in "\n\t")
+        if plain and lookalikes and ch not in "\n\t":
+            plain = unicodedata.normalize("NFKC", ch) == ch
+        out.append(ch if plain else ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+def shown(text: object, *, lines: bool = False, lookalikes: bool = False, quote: bool = True) -> str:
+    """`text` as HTML for a panel: `visible` first, then HTML-escaped. Every panel shows data through this one
+    function, so no panel can forget one of the two steps."""
+    return html.escape(visible(text, lines=lines, lookalikes=lookalikes), quote=quote)
 
 
 @functools.cache
@@ -62,8 +86,8 @@ def _preset_text_panel(name: str, options: list[tuple[str, str]], value: str, *,
 
 def _messages_html(messages: list[Message]) -> str:
     rows = "".join(
-        f"<tr><td><b>{html.escape(m['role'])}</b></td><td>{estimate_tokens(m['content'])}</td>"
-        f"<td>{html.escape(m['content'])}</td></tr>"
+        f"<tr><td><b>{shown(m['role'])}</b></td><td>{estimate_tokens(m['content'])}</td>"
+        f"<td>{shown(m['content'])}</td></tr>"
         for m in messages
     )
     return f"<table class='pm-messages'><tr><th>role</th><th>tokens</th><th>text</th></tr>{rows}</table>"

@@ -8,16 +8,15 @@ true at every slider position (tests walk the whole slider grid).
 from __future__ import annotations
 
 import functools
-import html
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import _panel_class
+from ._common import _panel_class, shown
 from ...short_term.chat import message_tokens, unit_starts
 from ..examples import invoice_chat, tool_chat
 from ...short_term.memory import SUMMARY_PREFIX, TRUNCATION_MARKER, Message, ShortTermMemory, estimate_tokens, first_sentences, token_curve
 
-__all__ = ["CONVERSATIONS", "BudgetView", "budget_view", "budget_panel", "budget_curves"]
+__all__ = ["CONVERSATIONS", "BudgetView", "BudgetViewError", "budget_view", "budget_panel", "budget_curves"]
 
 
 CONVERSATIONS: dict[str, str] = {
@@ -26,6 +25,20 @@ CONVERSATIONS: dict[str, str] = {
 }
 """The panel's presets: which conversation runs under the sliders."""
 PER_TURN = {"invoices": 2, "tools": 5}
+
+
+class BudgetViewError(ValueError):
+    """A setting the budget panel cannot show; the message says which and what is allowed."""
+
+
+def _check_settings(budget: object, keep_last: object, turns: object, conversation: object) -> None:
+    """Refuse what no slider position means, by name, instead of showing a view of nothing or a clamped one."""
+    for name, value in (("budget", budget), ("keep_last", keep_last), ("turns", turns)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise BudgetViewError(f"{name} must be a whole number of at least 1, got {value!r}")
+    if conversation not in CONVERSATIONS:
+        raise BudgetViewError(f"conversation must be one of {', '.join(map(repr, CONVERSATIONS))}, "
+                              f"got {conversation!r}")
 
 
 def _conversation(name: str, turns: int) -> list[Any]:
@@ -38,13 +51,13 @@ def _messages_table(messages: list[Message]) -> str:
     """The messages sent, one row each; a tool call shows what it calls, a result which call it answers."""
     rows = []
     for m in messages:
-        text = html.escape(m["content"])
+        text = shown(m["content"])
         if m.get("tool_calls"):
             calls = ", ".join(f"{c['function']['name']}({c['function']['arguments']})" for c in m["tool_calls"])
-            text = (text + " " if text else "") + f"<i>calls {html.escape(calls)}</i>"
+            text = (text + " " if text else "") + f"<i>calls {shown(calls)}</i>"
         if m.get("tool_call_id"):
-            text = f"<i>result of {html.escape(m['tool_call_id'])}:</i> {text}"
-        rows.append(f"<tr><td><b>{html.escape(m['role'])}</b></td><td>{message_tokens(m)}</td><td>{text}</td></tr>")
+            text = f"<i>result of {shown(m['tool_call_id'])}:</i> {text}"
+        rows.append(f"<tr><td><b>{shown(m['role'])}</b></td><td>{message_tokens(m)}</td><td>{text}</td></tr>")
     return ("<table class='pm-messages'><tr><th>role</th><th>tokens</th><th>text</th></tr>"
             + "".join(rows) + "</table>")
 
@@ -112,30 +125,34 @@ class BudgetView:
     def summary_text(self) -> str:
         """The summary, or why there is none."""
         if self.summary:
-            return (f"<b>Summary</b> ({estimate_tokens(self.summary)} tokens, in the {self.room} tokens the recent "
-                    f"messages leave; {_plural(self.summarized, 'older message')} folded): "
-                    f"{html.escape(self.summary)}")
+            return (f"<b>Summary</b> ({_plural(estimate_tokens(self.summary), 'token')}, in the "
+                    f"{_plural(self.room, 'token')} the recent messages leave; "
+                    f"{_plural(self.summarized, 'older message')} folded): "
+                    f"{shown(self.summary)}")
         if not self.over_budget:
             return "<b>Summary</b>: <i>(no summary: everything fits)</i>"
         if self.older == 0:
             return "<b>Summary</b>: <i>(no summary: there is no older message to fold)</i>"
-        return (f"<b>Summary</b>: <i>(no summary: the recent messages leave {self.room} tokens, and a summary of "
-                f"even the newest older {'message' if self.conversation == 'invoices' else 'unit'} would cost {self.newest_older_piece_tokens}, so all "
-                f"{_plural(self.older, 'older message')} are gone)</i>")
+        gone = ("the 1 older message is gone" if self.older == 1
+                else f"all {self.older} older messages are gone")
+        return (f"<b>Summary</b>: <i>(no summary: the recent messages leave {_plural(self.room, 'token')}, and a "
+                f"summary of even the newest older {'message' if self.conversation == 'invoices' else 'unit'} would "
+                f"cost {_plural(self.newest_older_piece_tokens, 'token')}, so {gone})</i>")
 
     def verbatim_text(self) -> str:
         """How many recent messages go word for word, and why not exactly keep_last when that happens."""
         n = len(self.messages)
         if not self.over_budget:
-            return f"Sent word for word: all {_plural(n, 'message')}."
+            return "Sent word for word: the 1 message." if n == 1 else f"Sent word for word: all {n} messages."
         if self.marker_only:
             return (f"Sent word for word: nothing. The newest message alone is over the budget, and the budget is "
-                    f"too small for any of its text: only {html.escape(repr(self.messages[0]['content']))} is sent.")
+                    f"too small for any of its text: only {shown(repr(self.messages[0]['content']))} is sent.")
         if self.truncated and n == 1:
             return (f"Sent word for word: none in full. The newest message alone is over the budget, so it is cut "
                     f"to fit, marked <i>[...truncated to fit the budget]</i>.")
         if self.truncated:
-            return (f"Sent word for word: the newest tool call with all {n - 1} of its results, which together are "
+            results = "its 1 result" if n - 1 == 1 else f"all {n - 1} of its results"
+            return (f"Sent word for word: the newest tool call with {results}, which together are "
                     f"over the budget, so the results are cut to fit, marked <i>[...truncated to fit the "
                     f"budget]</i>; a call is never sent without its results.")
         if n == 0:
@@ -147,15 +164,15 @@ class BudgetView:
         text += ")"
         if self.next_unit_tokens and n < min(self.keep_last, self.total_messages):
             text += (f"; the next older {'message' if self.conversation == 'invoices' else 'unit'} "
-                     f"({self.next_unit_tokens} tokens) would break the budget")
+                     f"({_plural(self.next_unit_tokens, 'token')}) would break the budget")
         return text + "."
 
     def html(self) -> str:
         """The panel's text part: counts, the summary and the messages sent."""
         return (
             f"<div class='pm-budget-view'>"
-            f"<p><b>{self.tokens_sent}</b> tokens sent of a budget of {self.budget} "
-            f"(the whole history would be {self.history_tokens}). {self.gone_text()}</p>"
+            f"<p><b>{self.tokens_sent}</b> {'token' if self.tokens_sent == 1 else 'tokens'} sent of a budget of "
+            f"{self.budget} (the whole history would be {self.history_tokens}). {self.gone_text()}</p>"
             f"<p>{self.summary_text()}</p><p>{self.verbatim_text()}</p>"
             f"{_messages_table(self.messages)}</div>"
         )
@@ -170,7 +187,12 @@ def _filled(conversation: str, turns: int) -> ShortTermMemory:
 
 
 def budget_view(budget: int, keep_last: int, turns: int, conversation: str = "invoices") -> BudgetView:
-    """Run a conversation for `turns` turns under the given budget and report what is sent."""
+    """Run a conversation for `turns` turns under the given budget and report what is sent.
+
+    Every setting must be a whole number of at least 1 (BudgetViewError otherwise): a view of zero turns, or of
+    a setting quietly moved into range, would describe something nobody asked for.
+    """
+    _check_settings(budget, keep_last, turns, conversation)
     memory = _filled(conversation, turns).copy(budget, keep_last)
     window = memory.window()
     everything = memory.messages
@@ -216,13 +238,17 @@ def budget_panel(budget: int = 110, keep_last: int = 4, turns: int = 6, *, max_t
 
     from .budget_chart import budget_chart_svg
 
+    _check_settings(budget, keep_last, turns, conversation)
+    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+        raise BudgetViewError(f"max_turns must be a whole number of at least 1, got {max_turns!r}")
+    max_turns = max(max_turns, turns)  # each slider's range includes what was asked for: nothing is clamped
     style = {"description_width": "90px"}
     layout = w.Layout(width="420px")
     preset = w.Dropdown(options=[(label, key) for key, label in CONVERSATIONS.items()], value=conversation,
                         description="conversation", style=style, layout=w.Layout(width="640px"))
-    budget_slider = w.IntSlider(value=budget, min=40, max=600, step=10, description="budget",
+    budget_slider = w.IntSlider(value=budget, min=min(40, budget), max=max(600, budget), step=10, description="budget",
                                 continuous_update=False, style=style, layout=layout)
-    keep_slider = w.IntSlider(value=keep_last, min=1, max=12, description="keep_last",
+    keep_slider = w.IntSlider(value=keep_last, min=1, max=max(12, keep_last), description="keep_last",
                               continuous_update=False, style=style, layout=layout)
     turns_slider = w.IntSlider(value=turns, min=1, max=max_turns, description="turns",
                                continuous_update=False, style=style, layout=layout)

@@ -7,8 +7,9 @@ The notebook's static figure (`figures.context_tokens`) shows the same curves.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
+
+from ._common import shown
 
 __all__ = ["budget_chart_svg", "nice_step"]
 
@@ -77,11 +78,11 @@ def budget_chart_svg(whole: Sequence[int], managed: Sequence[int], budget: int, 
         ly = TOP + 14 + 15 * row
         parts.append(f"<line x1='{LEFT + 8}' x2='{LEFT + 30}' y1='{ly - 4}' y2='{ly - 4}' stroke='{colour}' "
                      f"stroke-width='1.8' stroke-dasharray='{dash or 'none'}'/>"
-                     f"<text x='{LEFT + 36}' y='{ly}'>{html.escape(label)}</text>")
+                     f"<text x='{LEFT + 36}' y='{ly}'>{shown(label)}</text>")
     parts.append(f"<text x='{WIDTH / 2:.0f}' y='18' text-anchor='middle' font-size='12'>"
                  "The whole history grows every turn; a budget keeps each call flat</text>")
     parts.append(f"<text x='{LEFT + plot_w / 2:.0f}' y='{HEIGHT - 8}' text-anchor='middle'>"
-                 f"{html.escape(x_label)}</text>")
+                 f"{shown(x_label)}</text>")
     parts.append(f"<text x='14' y='{TOP + plot_h / 2:.0f}' text-anchor='middle' "
                  f"transform='rotate(-90 14 {TOP + plot_h / 2:.0f})'>tokens sent on this call</text>")
     parts.append("</svg>")

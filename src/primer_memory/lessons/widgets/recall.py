@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import _panel_class
+from ._common import _panel_class, shown
 
 __all__ = ["RecallView", "recall_view", "recall_panel"]
 
@@ -35,17 +34,17 @@ class RecallView:
         if self.w_recency == 0 and self.w_importance == 0:
             weights += " (both weights 0: plain cosine ranking, the same order as <code>recall()</code>)"
         floor = f" &middot; min_score {self.min_score:.2f}" if self.min_score > 0 else ""
-        where = f" &middot; embedder: {html.escape(self.embedder)}" if self.embedder else ""
-        head = (f"<p>Question: <code>{html.escape(self.query)}</code> &middot; kinds: "
-                f"{html.escape(', '.join(self.kinds) or '(none)')}{where}{floor}<br>{weights}</p>")
-        notes = "".join(f"<p class='pm-recall-note'><i>{html.escape(n)}</i></p>" for n in self.notes)
+        where = f" &middot; embedder: {shown(self.embedder)}" if self.embedder else ""
+        head = (f"<p>Question: <code>{shown(self.query)}</code> &middot; kinds: "
+                f"{shown(', '.join(self.kinds) or '(none)')}{where}{floor}<br>{weights}</p>")
+        notes = "".join(f"<p class='pm-recall-note'><i>{shown(n)}</i></p>" for n in self.notes)
         if self.message:
-            return f"<div class='pm-recall-view'>{head}<p><i>{html.escape(self.message)}</i></p>{notes}</div>"
+            return f"<div class='pm-recall-view'>{head}<p><i>{shown(self.message)}</i></p>{notes}</div>"
         body = "".join(
             f"<tr><td>{rank}</td>"
             f"<td style='color:{KIND_COLOURS[r.record.kind]}'><b>{r.record.kind}</b><br>"
             f"<small>{KIND_NAMES[r.record.kind]}</small></td>"
-            f"<td>{html.escape(r.record.content)}</td><td>{r.cosine:.3f}</td><td>{r.relevance:.2f}</td>"
+            f"<td>{shown(r.record.content)}</td><td>{r.cosine:.3f}</td><td>{r.relevance:.2f}</td>"
             f"<td>{r.recency:.2f}<br><small>{r.hours_since_access:g} h ago</small></td>"
             f"<td>{r.importance:.2f}<br><small>{r.record.importance}/10</small></td><td><b>{r.score:.2f}</b></td></tr>"
             for rank, r in enumerate(self.rows, start=1)
@@ -73,6 +72,11 @@ def recall_view(memory: Any, scope: Any, query: str, kinds: tuple[str, ...] | li
         return RecallView(query=query, kinds=kinds, w_recency=w_recency, w_importance=w_importance, rows=rows,
                           message=message, notes=notes, min_score=min_score, embedder=embedder)
 
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        what = ("k=0 asks for no memories at all" if k == 0 and not isinstance(k, bool)
+                else f"k={k!r} is not a number of memories")
+        return view(message=f"Refused: {what}. k is how many memories to show, a whole number of at least 1 "
+                            "(recall() refuses the same k).")
     if not query.strip():
         return view(message="Type a question to recall memories.")
     if not kinds:
@@ -94,10 +98,23 @@ def recall_view(memory: Any, scope: Any, query: str, kinds: tuple[str, ...] | li
                else "every score ties, so the newest memories come first")
         notes.append(f"No memory shares anything with this question: every cosine is 0.000 and {why}. "
                      "Raise min_score above 0 to recall nothing instead.")
-    weighted = [name for name, w in (("recency", w_recency), ("importance", w_importance)) if w]
+    raw = {"relevance": [r.cosine for r in ranked],
+           "recency": [RECENCY_DECAY ** r.hours_since_access for r in ranked],
+           "importance": [float(r.record.importance) for r in ranked]}
+    flat = [name for name, values in raw.items() if max(values) == min(values) and not (name == "relevance"
+                                                                                      and best == 0)]
+    if len(ranked) == 1:
+        notes.append("Only one memory is a candidate, so rescaling to 0..1 has nothing to compare it with: its "
+                     "relevance, recency and importance each show 1.00 (0 for a part whose raw value is 0), "
+                     "whatever its cosine, age or rating.")
+    else:
+        for name in flat:
+            value = raw[name][0]
+            notes.append(f"All {len(ranked)} candidates have the same raw {name} ({value:.3g}), so rescaling to "
+                         f"0..1 has no range to stretch: each shows {1.0 if value > 0 else 0.0:.2f}, and {name} adds "
+                         "the same to every score, so it cannot change the order.")
+    weighted = [name for name, w in (("recency", w_recency), ("importance", w_importance)) if w and name not in flat]
     if weighted and len(ranked) > 1:
-        raw = {"recency": [RECENCY_DECAY ** r.hours_since_access for r in ranked],
-               "importance": [float(r.record.importance) for r in ranked]}
         spans = ", ".join(f"{name} from {min(raw[name]):.3g} to {max(raw[name]):.3g}" for name in weighted)
         notes.append(f"Each part is rescaled to 0..1 over the {len(ranked)} candidates (min-max): the lowest "
                      f"raw value becomes 0 and the highest 1, however close they are (raw {spans}).")

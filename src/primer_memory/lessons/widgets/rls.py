@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import _panel_class
+from ._common import _panel_class, shown
 
 __all__ = ["RlsView", "rls_view", "rls_panel"]
 
@@ -47,15 +46,15 @@ class RlsView:
         def column(title: str, rows: list[tuple[str, str]], verdict: str) -> str:
             items = "".join(
                 f"<li style='color:{'#c0392b' if owner != self.caller else 'inherit'}'>"
-                f"{'from ' + html.escape(owner) + ': ' if owner != self.caller else ''}{html.escape(text)}</li>"
+                f"{'from ' + shown(owner) + ': ' if owner != self.caller else ''}{shown(text)}</li>"
                 for owner, text in rows) or "<li><i>(no rows)</i></li>"
             return f"<div style='flex:1;min-width:280px'><b>{title}</b><ul>{items}</ul><p>{verdict}</p></div>"
 
         locked, unlocked = self.verdicts()
-        return (f"<div class='pm-rls-view'><p>Caller <code>{html.escape(self.caller)}</code>; the application runs:"
-                f"</p><pre>{html.escape(self.sql)}</pre><div style='display:flex;gap:16px'>"
-                f"{column('The application receives (role primer_app, RLS on)', self.with_rls, html.escape(locked))}"
-                f"{column('The same SQL without the lock (RLS bypassed)', self.without_rls, html.escape(unlocked))}"
+        return (f"<div class='pm-rls-view'><p>Caller <code>{shown(self.caller)}</code>; the application runs:"
+                f"</p><pre>{shown(self.sql, lines=True)}</pre><div style='display:flex;gap:16px'>"
+                f"{column('The application receives (role primer_app, RLS on)', self.with_rls, shown(locked))}"
+                f"{column('The same SQL without the lock (RLS bypassed)', self.without_rls, shown(unlocked))}"
                 f"</div></div>")
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import _messages_html, _panel_class, _preset_text_panel  # noqa: F401
+from ._common import _messages_html, _panel_class, _preset_text_panel, shown, visible  # noqa: F401
 
 
 # --------------------------------------------------------------------------- notebook 3: inject an adversarial query
@@ -39,20 +38,20 @@ class AttackView:
         def column(title: str, rows: list[tuple[str, str]]) -> str:
             items = "".join(
                 f"<li style='color:{'#c0392b' if owner != self.caller else 'inherit'}'>"
-                f"{'LEAK from ' + html.escape(owner) + ': ' if owner != self.caller else ''}{html.escape(text)}</li>"
+                f"{'LEAK from ' + shown(owner) + ': ' if owner != self.caller else ''}{shown(text)}</li>"
                 for owner, text in rows
             ) or "<li><i>(nothing)</i></li>"
             return f"<div style='flex:1;min-width:280px'><b>{title}</b><ul>{items}</ul></div>"
 
-        return (f"<div class='pm-attack-view'><p>Caller <code>{html.escape(self.caller)}</code> asks: "
-                f"<code>{html.escape(self.query)}</code></p><div style='display:flex;gap:16px'>"
+        return (f"<div class='pm-attack-view'><p>Caller <code>{shown(self.caller)}</code> asks: "
+                f"<code>{shown(self.query)}</code></p><div style='display:flex;gap:16px'>"
                 f"{column('GlobalIndexStore (the wrong design)', self.naive)}"
                 f"{column('LongTermMemory (partitioned)', self.partitioned)}</div>"
                 f"<p>{self._verdicts_html()}</p></div>")
 
     def _verdicts_html(self) -> str:
         first, second = self.messages()  # the first carries its own markup; the second is plain text
-        return f"{first} {html.escape(second, quote=False)}"
+        return f"{first} {shown(second, quote=False)}"
 
     def messages(self) -> list[str]:
         """The verdict sentences under the columns; each is true of the rows above it (tested over a grid)."""
@@ -114,7 +113,7 @@ def attack_panel(partitioned: Any = None, naive: Any = None) -> Any:
         try:
             text.value = attack_view(partitioned, naive, Scope(tenant_id, user_id), query.value).html()
         except Exception as error:  # a callback must never raise into the front end, nor leave a stale result
-            reason = f"{html.escape(type(error).__name__)}: {html.escape(str(error))}"
+            reason = f"{shown(type(error).__name__)}: {shown(str(error))}"
             text.value = (f"<div class='pm-attack-view'><p><b>Could not run this query</b> ({reason}); "
                           f"nothing is shown.</p></div>")
 
@@ -140,17 +139,8 @@ _VERDICT_COLOURS = {"store": "#1e8449", "skip": "#7f8c8d", "refuse": "#c0392b"}
 
 
 def _visible(text: str) -> str:
-    """Show invisible and look-alike characters as escapes, so a NUL or a fullwidth dot can be seen."""
-    import unicodedata
-
-    out = []
-    for ch in text:
-        if ch == " " or (ch.isprintable() and unicodedata.normalize("NFKC", ch) == ch
-                         and unicodedata.category(ch)[0] not in "CZ"):
-            out.append(ch)
-        else:
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
+    """A path as the notes panel shows it: invisible and look-alike characters as escapes (a NUL, a fullwidth dot)."""
+    return visible(text, lookalikes=True)
 
 
 @dataclass(frozen=True)
@@ -165,11 +155,11 @@ class PolicyView:
     def html(self) -> str:
         """Verdict in colour, the detector that decided, the reason, and the text as it could be shown."""
         colour = _VERDICT_COLOURS[self.verdict]
-        detector = f" by <code>{html.escape(self.detector)}</code>" if self.detector else ""
-        shown = (f"<p>The text with the finding masked: <code>{html.escape(self.redacted)}</code></p>"
-                 if self.verdict == "refuse" else "")
+        detector = f" by <code>{shown(self.detector)}</code>" if self.detector else ""
+        masked = (f"<p>The text with the finding masked: <code>{shown(self.redacted)}</code></p>"
+                  if self.verdict == "refuse" else "")
         return (f"<div class='pm-policy-view'><p><b style='color:{colour}'>{self.verdict.upper()}</b>{detector}</p>"
-                f"<p>{html.escape(self.reason)}</p>{shown}</div>")
+                f"<p>{shown(self.reason)}</p>{masked}</div>")
 
 
 def policy_view(text: str) -> PolicyView:
@@ -204,16 +194,16 @@ class NotesPathView:
 
     def html(self) -> str:
         """Accepted in green with what the tool returns; refused in red with the error's message."""
-        path = f"<code>{html.escape(_visible(self.path))}</code>"
+        path = f"<code>{shown(self.path, lookalikes=True)}</code>"
         if self.kind == "refused":
-            head = f"<b style='color:#c0392b'>REFUSED</b> {path}: <b>{html.escape(self.error)}</b>"
-            body = f"<p>{html.escape(self.text)}</p>"
+            head = f"<b style='color:#c0392b'>REFUSED</b> {path}: <b>{shown(self.error)}</b>"
+            body = f"<p>{shown(self.text)}</p>"
         elif self.kind == "missing":
-            head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} (a safe path, but {html.escape(self.error)})"
-            body = f"<p>{html.escape(self.text)}</p>"
+            head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} (a safe path, but {shown(self.error)})"
+            body = f"<p>{shown(self.text)}</p>"
         else:
             head = f"<b style='color:#1e8449'>ACCEPTED</b> {path} ({self.kind})"
-            body = f"<pre>{html.escape(self.text)}</pre>"
+            body = f"<pre>{shown(self.text, lines=True)}</pre>"
         return f"<div class='pm-notes-view'><p>{head}</p>{body}</div>"
 
 
@@ -224,13 +214,13 @@ def notes_path_view(path: str, notes: Any) -> NotesPathView:
     from ...notes.tool import NoteNotFound, NotesError
 
     try:
-        shown = notes.view(path)
+        listing = notes.view(path)
     except NoteNotFound as error:
         return NotesPathView(path, "missing", str(error), type(error).__name__)
     except NotesError as error:
         return NotesPathView(path, "refused", str(error), type(error).__name__)
     kind = "folder" if os.path.isdir(notes.locate(path)) else "note"
-    return NotesPathView(path, kind, shown)
+    return NotesPathView(path, kind, listing)
 
 
 def notes_panel(notes: Any = None) -> Any:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import _messages_html, _panel_class, _preset_text_panel  # noqa: F401
+from ._common import _messages_html, _panel_class, _preset_text_panel, shown  # noqa: F401
 
 
 # --------------------------------------------------------------------------- notebook 4: the crash simulator
@@ -36,9 +35,9 @@ def steps_html(steps: list[Any]) -> str:
     if not steps:
         return "<p class='pm-steps-table'><i>(no task in the file)</i></p>"
     rows = "".join(
-        f"<tr><td>{s.position}</td><td><code>{html.escape(s.name)}</code></td>"
-        f"<td style='color:{_STATUS_COLOURS.get(s.status, 'inherit')}'><b>{html.escape(s.status)}</b></td>"
-        f"<td>{html.escape('' if s.output is None else str(s.output))}</td><td>{s.attempts}</td></tr>"
+        f"<tr><td>{s.position}</td><td><code>{shown(s.name)}</code></td>"
+        f"<td style='color:{_STATUS_COLOURS.get(s.status, 'inherit')}'><b>{shown(s.status)}</b></td>"
+        f"<td>{shown('' if s.output is None else str(s.output))}</td><td>{s.attempts}</td></tr>"
         for s in steps
     )
     return (f"<table class='pm-steps-table'><tr><th>#</th><th>step</th><th>status</th><th>output</th>"
@@ -61,15 +60,15 @@ class CrashView:
     def html(self) -> str:
         """The note, the steps table read from the file, and what the worker printed."""
         sound = ("" if self.integrity is None
-                 else f" <code>PRAGMA integrity_check</code>: {html.escape(self.integrity)}.")
+                 else f" <code>PRAGMA integrity_check</code>: {shown(self.integrity)}.")
         if not self.steps:
             where = "The file holds no task yet."
         elif self.next_step is None:
             where = "Every step is done."
         else:
-            where = f"The first unfinished step is <code>{html.escape(self.next_step)}</code>."
-        log = html.escape("\n".join(self.worker_lines)) or "(nothing yet)"
-        return (f"<div class='pm-crash-view'><p>{html.escape(self.note)}</p><p>{where}{sound}</p>"
+            where = f"The first unfinished step is <code>{shown(self.next_step)}</code>."
+        log = shown("\n".join(self.worker_lines), lines=True) or "(nothing yet)"
+        return (f"<div class='pm-crash-view'><p>{shown(self.note)}</p><p>{where}{sound}</p>"
                 f"{steps_html(self.steps)}<p><b>The worker printed</b></p>"
                 f"<pre class='pm-worker-log'>{log}</pre></div>")
 

@@ -7,12 +7,11 @@ is the thin shell: real processes (`task_state_worker drain`), on SQLite or on P
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._common import _panel_class
+from ._common import _panel_class, shown
 from .tasks import _STATUS_COLOURS
 
 __all__ = ["WorkersView", "workers_view", "workers_panel", "WORKER_STATES"]
@@ -32,15 +31,15 @@ class WorkersView:
     def html(self) -> str:
         """The notes, the workers, and a table: a row per task, a cell per step with its status and holder."""
         def cell(step: str, status: str, holder: str | None) -> str:
-            who = f"<br><small>{html.escape(holder)}</small>" if holder and status == "running" else ""
+            who = f"<br><small>{shown(holder)}</small>" if holder and status == "running" else ""
             colour = _STATUS_COLOURS.get(status, "inherit")
-            return (f"<td style='color:{colour}'><code>{html.escape(step)}</code> "
-                    f"<b>{html.escape(status)}</b>{who}</td>")
+            return (f"<td style='color:{colour}'><code>{shown(step)}</code> "
+                    f"<b>{shown(status)}</b>{who}</td>")
 
-        body = "".join(f"<tr><th>{html.escape(task)}</th>{''.join(cell(*s) for s in steps)}</tr>"
+        body = "".join(f"<tr><th>{shown(task)}</th>{''.join(cell(*s) for s in steps)}</tr>"
                        for task, steps in self.rows)
-        people = ", ".join(f"{html.escape(n)} ({html.escape(s)})" for n, s in sorted(self.workers.items()))
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        people = ", ".join(f"{shown(n)} ({shown(s)})" for n, s in sorted(self.workers.items()))
+        notes = "".join(f"<li>{shown(n)}</li>" for n in self.notes)
         return (f"<div class='pm-workers-view'><ul>{notes}</ul><p><b>Workers:</b> {people or 'none yet'}</p>"
                 f"<table class='pm-workers-table'>{body}</table></div>")
 
@@ -143,13 +142,13 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
 
     def show(extra: str = "") -> None:
         if not state["procs"]:
-            text.value = (f"<p>{html.escape(extra)}</p>" if extra else "") + workers_view({}, {}, {}).html()
+            text.value = (f"<p>{shown(extra)}</p>" if extra else "") + workers_view({}, {}, {}).html()
             return
         with open_store() as store:
             ids = store.tasks()
             view = workers_view({t: store.step_details(t) for t in ids}, {t: store.events(t) for t in ids},
                                 worker_states())
-        text.value = (f"<p>{html.escape(extra)}</p>" if extra else "") + view.html()
+        text.value = (f"<p>{shown(extra)}</p>" if extra else "") + view.html()
 
     def kill_all() -> None:
         for proc in state["procs"].values():
