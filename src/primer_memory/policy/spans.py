@@ -120,8 +120,8 @@ def extend_value(text: str, start: int, end: int, name: str) -> tuple[int, int]:
     while e > end and text[e - 1] in _SENTENCE_PUNCT:
         e -= 1
     s = start
-    while s > 0 and not text[s - 1].isspace() and text[s - 1] not in _BACKWARD_STOP:
-        s -= 1
+    while s > 0 and text[start].isalnum() and not text[s - 1].isspace() and text[s - 1] not in _BACKWARD_STOP:
+        s -= 1  # (only a span that starts inside a value is grown back: one that starts at a separator is whole)
     if name in _PASSWORD_LIKE:
         e = _to_line_end(text, s, e)
     return s, max(e, end)
