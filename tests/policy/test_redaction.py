@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from primer_memory.policy.corpora.loader import COUNTED_ONLY, cases
-from primer_memory.policy.review import redact, redaction_spans, review
+from primer_memory.policy.review import findings, redact, redaction_spans, review
 
 
 def longest_unmasked_run(text: str, value: str) -> int:
@@ -208,3 +208,8 @@ def test_every_part_of_a_secret_in_parts_is_masked(case: tuple[str, list[str]]) 
     assume(review(text).verdict == "refuse")
     assert [p for p in parts if leaks(text, p)] == [], redact(text)
     assert review(redact(text)).verdict == "store", redact(text)
+
+
+def test_a_finding_carries_the_span_of_the_whole_value() -> None:
+    text = "pw = Tr0ub4dor&3"
+    assert {text[f.start:f.end] for f in findings(text)} == {"Tr0ub4dor&3"}

@@ -49,7 +49,7 @@ from .detectors.words import (_find_password_assignment, _find_secret_assignment
                           find_encoded_password, find_encoded_private_key, find_lone_token)
 from .masking import read_all, render
 from .poisoning import find_hidden_text, find_instruction
-from .spans import merge, whole_spans
+from .spans import extend_value, merge, whole_spans
 from .scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, MAX_PLACES, Detector, Span,
                           TooDense, _regex_finder, needs_digit)
 
@@ -279,8 +279,9 @@ TOO_DENSE_REASON = (f"refused: more than {MAX_PLACES:,} places that name a crede
 
 
 def findings(content: str) -> list[Finding]:
-    """Every detector that fires on `content`, in registry order, with where it fired (a text too dense to read
-    gives one finding over the whole of it)."""
+    """Every detector that fires on `content`, in registry order, with the span of the whole value it fired on
+    (spans.extend_value: to the closing quote or the token's end); a text too dense to read gives one finding
+    over the whole of it."""
     found = []
     view = _unmarked(content)
     for detector in DETECTORS:
@@ -290,7 +291,8 @@ def findings(content: str) -> list[Finding]:
             return [Finding(TOO_DENSE, 0, len(content))]
         if span is not None and not (detector.fallback and any(f.start < span[1] and span[0] < f.end for f in found)):
             found.append(Finding(detector.name, *span))
-    return found
+    return [Finding(f.detector, *extend_value(view, f.start, f.end, f.detector)) if f.detector in _SECRET_NAMES
+            else f for f in found]
 
 
 _MARKER = re.compile(r"\[REDACTED:(?P<detector>[a-z0-9_]+)\]")
