@@ -7,7 +7,8 @@ end of a `label: value` line); (2) companions: once a record holds a secret, its
 (a card's expiry and CVV, an access key's secret, a routing number, `password`/`pin`/`secret` fields, the other
 half of a split password); (3) lists: a code or word found in a list takes the whole list with it; (4) echoes: the
 same value written again elsewhere in the text, or spelled out and then assembled, is masked wherever it appears.
-Everything here reads a bounded window around each finding, so the cost is linear in the number of findings.
+Each rule reads a bounded window around a finding, or scans the whole text once and keeps what lies near one,
+so the cost is linear in the length of the text and the number of findings.
 """
 
 from __future__ import annotations
@@ -97,10 +98,15 @@ _TOKEN = re.compile(r"\S+")
 _PUNCT = "\"'`“”‘’«».,;:!?()[]{}<>"
 
 
+_LINE_REACH = 2048  # a line longer than this is read as if it broke here (a one-line megabyte stays linear)
+
+
 def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return start, len(text) if end == -1 else end
+    """The line around `pos`, at most _LINE_REACH characters either side of it."""
+    lo, hi = max(0, pos - _LINE_REACH), min(len(text), pos + _LINE_REACH)
+    start = text.rfind("\n", lo, pos)
+    end = text.find("\n", pos, hi)
+    return (lo if start == -1 else start + 1), (hi if end == -1 else end)
 
 
 def extend_value(text: str, start: int, end: int, name: str) -> tuple[int, int]:
