@@ -20,7 +20,7 @@ from collections.abc import Iterable
 Found = tuple[int, int, str]  # start, end, detector name
 Marked = tuple[int, int, int, str]  # start, end, rank (lower names a merged group), detector name
 
-__all__ = ["Found", "merge", "whole_spans"]
+__all__ = ["Found", "Marked", "extend_value", "merge", "whole_spans"]
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "„": "“", "「": "」", "『": "』", "‹": "›"}
 _CLOSING_QUOTES = frozenset("\"'`”’»“」』›")
@@ -46,8 +46,8 @@ _MRZ = frozenset({"mrz"})
 _PART_NAMES = frozenset({"secret_part", "card_expiry", "card_code", "access_key_secret", "routing_number"})
 
 _LABEL_SEP = r"[\"']?\s*(?:[:=：]|\bis\b|\bwas\b|\best\b|\bist\b|\bes\b|->|→)\s*"
-# (2) Labelled parts that are secret wherever a record already holds a secret (any language the corpus of
-# classes needs is written here as words of the language, not copied from a test text).
+# (2) Labelled parts that are secret wherever a record already holds a secret: the labels as each language writes
+# them (from the languages themselves, not from any corpus text).
 _SECRET_LABEL = re.compile(
     r"(?<![\w-])(?:pass(?:word|wd|code|phrase)?|pwd|pin|otp|cvv2?|cvc2?|cid|csc|secret(?:[ _-]?(?:access[ _-]?)?key)?|"
     r"api[ _-]?key|access[ _-]?key|private[ _-]?key(?:[ _-]?id)?|client[ _-]?secret|token|auth[ _-]?token|"
