@@ -70,6 +70,15 @@ def test_a_list_is_masked_whole_once_one_item_is_found() -> None:
         assert not any(c in out for c in codes), out
 
 
+def test_the_second_half_of_a_password_goes_with_the_first() -> None:
+    """Two messages read as one text (the API sees both): once the first half is found, the labelled rest goes too."""
+    for text, rest in (("User: the vault password starts with Kestrel!4\nUser: and ends with 47-Blue", "47-Blue"),
+                       ("my wifi password is Blue-Fal93x\nsecond half: con-88!", "con-88!"),
+                       ("password: Kestrel!4 (first part), the rest is zq-77", "zq-77")):
+        out = redact(text)
+        assert rest not in out and review(out).verdict == "store", out
+
+
 def test_a_spelled_value_and_its_assembled_form_are_both_masked() -> None:
     for text in ("wifi password, spelled: kilo seven x-ray romeo two two, so K7XR22",
                  "the password is K7XR22, that is kilo seven x-ray romeo two two"):

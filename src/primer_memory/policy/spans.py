@@ -49,12 +49,12 @@ _LABEL_SEP = r"[\"']?\s*(?:[:=：]|\bis\b|\bwas\b|\best\b|\bist\b|\bes\b|->|→)
 # (2) Labelled parts that are secret wherever a record already holds a secret: the labels as each language writes
 # them (from the languages themselves, not from any corpus text).
 _SECRET_LABEL = re.compile(
-    r"(?<![\w-])(?:pass(?:word|wd|code|phrase)?|pwd|pin|otp|cvv2?|cvc2?|cid|csc|secret(?:[ _-]?(?:access[ _-]?)?key)?|"
+    r"(?<![\w-])(?:(?:pass(?:word|wd|code|phrase)?|pwd|pin|otp|cvv2?|cvc2?|cid|csc|secret(?:[ _-]?(?:access[ _-]?)?key)?|"
     r"api[ _-]?key|access[ _-]?key|private[ _-]?key(?:[ _-]?id)?|client[ _-]?secret|token|auth[ _-]?token|"
     r"security[ _-]?code|card[ _-]?code|(?:first|second|other|last|remaining)[ _-]+(?:half|part)|the[ _-]rest|"
-    r"(?:it\s+)?(?:ends|starts|begins)\s+with|mot[ _-]de[ _-]passe|passwort|kennwort|contraseña|senha|"
+    r"mot[ _-]de[ _-]passe|passwort|kennwort|contraseña|senha|"
     r"clave|wachtwoord|lösenord|salasana|пароль|密码|暗証番号|パスワード|비밀번호)"
-    r"(?![\w-])" + _LABEL_SEP)
+    r"(?![\w-])" + _LABEL_SEP + r"|(?<![\w-])(?:ends|starts|begins|continues)\s+with\s+)")
 # A card's companions: the expiry (MM/YY) and the 3-4 digit security code, labelled or right after the number.
 _DIGIT_WORD = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|cero|uno|dos|tres|cuatro|cinco|seis|siete|"
                r"ocho|nueve|null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zéro|un|deux|trois|quatre|cinq|"
