@@ -47,7 +47,9 @@ from .detectors.numbers import _find_card, _find_iban, _find_ssn, iban_valid, lu
 from .detectors.phrases import find_password_phrase
 from .detectors.words import (_find_password_assignment, _find_secret_assignment, find_byte_array_key,
                           find_encoded_password, find_encoded_private_key, find_lone_token)
+from .masking import read_all, render
 from .poisoning import find_hidden_text, find_instruction
+from .spans import extend_value, merge, whole_spans
 from .scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, MAX_PLACES, Detector, Span,
                           TooDense, _regex_finder, needs_digit)
 
@@ -63,6 +65,7 @@ __all__ = [
     "iban_valid",
     "luhn_valid",
     "redact",
+    "redaction_spans",
     "review",
     "worth_remembering",
 ]
@@ -276,8 +279,9 @@ TOO_DENSE_REASON = (f"refused: more than {MAX_PLACES:,} places that name a crede
 
 
 def findings(content: str) -> list[Finding]:
-    """Every detector that fires on `content`, in registry order, with where it fired (a text too dense to read
-    gives one finding over the whole of it)."""
+    """Every detector that fires on `content`, in registry order, with the span of the whole value it fired on
+    (spans.extend_value: to the closing quote or the token's end); a text too dense to read gives one finding
+    over the whole of it."""
     found = []
     view = _unmarked(content)
     for detector in DETECTORS:
@@ -287,7 +291,8 @@ def findings(content: str) -> list[Finding]:
             return [Finding(TOO_DENSE, 0, len(content))]
         if span is not None and not (detector.fallback and any(f.start < span[1] and span[0] < f.end for f in found)):
             found.append(Finding(detector.name, *span))
-    return found
+    return [Finding(f.detector, *extend_value(view, f.start, f.end, f.detector)) if f.detector in _SECRET_NAMES
+            else f for f in found]
 
 
 _MARKER = re.compile(r"\[REDACTED:(?P<detector>[a-z0-9_]+)\]")
@@ -301,68 +306,48 @@ def _unmarked(text: str) -> str:
 
 
 def redact(content: str) -> str:
-    """`content` with every finding replaced by [REDACTED:<detector>], for showing refused text safely.
+    """`content` with every secret masked by span, each masked part shown as [REDACTED:<detector>].
 
-    Findings are collected on a copy in which each one found is overwritten by '*' of the same length,
-    so offsets never move and a later detector sees the text as it was around it (a marker longer than
-    the secret once pushed a password out of the phrase detector's reach). Then each group of overlapping
-    findings becomes one marker, named by the detector that found it first.
+    A finding owns its whole value and every part of a secret that comes in parts (spans.whole_spans: a
+    card's expiry and code, an access key's secret, a whole list of backup codes, a value to its closing
+    quote). The text is read window by window and the spans merged sorted once (masking.py), so the time
+    grows with the number of findings, not with its square. Markers change lengths, so the masked text is
+    read again and masked again if anything shows (rarely anything).
     """
     out = content
-    for _ in range(3):  # the markers change lengths; a second round catches what that exposes (rarely anything)
-        found = _all_spans(out)
-        if not found:
+    for round_ in range(3):
+        if round_ and not _fires(out):  # one pass of the detectors, as review() reads, before a whole round
             break
-        out = _with_markers(out, found)
+        spans = redaction_spans(out)
+        if all(_MARKER.fullmatch(out, s, e) for s, e, _ in spans):
+            break
+        out = render(out, spans)
     return out
 
 
-def _all_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, detector) of every finding; a text too dense to read is one finding over all of it."""
-    try:
-        return _spans_read(text)
-    except TooDense:
-        return [(0, len(text), TOO_DENSE)]
-
-
-def _spans_read(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, detector) of every finding, each masked with '*' in a working copy before looking again."""
+def _fires(text: str) -> bool:
+    """Whether any detector fires on `text` with its markers read as placeholders (too dense counts as firing)."""
     view = _unmarked(text)
-    found: list[tuple[int, int, str]] = []
-    for _ in range(len(DETECTORS)):  # until a whole pass finds nothing: masking one finding can expose another
-        grew = False
-        for detector in DETECTORS:
-            for _ in range(len(text) + 1):  # a bound as a safety net
-                span = detector.find(view)
-                if span is None or span[1] <= span[0] or view[span[0]:span[1]].strip("*") == "":
-                    break
-                found.append((span[0], span[1], detector.name))
-                view = view[:span[0]] + "*" * (span[1] - span[0]) + view[span[1]:]
-                grew = True
-        if not grew:
-            break
-    return found
+    try:
+        return any(detector.find(view) is not None for detector in DETECTORS)
+    except TooDense:
+        return True
 
 
-def _with_markers(text: str, found: list[tuple[int, int, str]]) -> str:
-    """`text` with each group of overlapping spans (and any marker they touch) replaced by one marker."""
-    spans = [(s, e, order, name) for order, (s, e, name) in enumerate(found)]
-    spans += [(m.start(), m.end(), len(found) + k, m.group("detector")) for k, m in enumerate(_MARKER.finditer(text))]
-    spans.sort()
-    groups: list[list[tuple[int, int, int, str]]] = []
-    for span in spans:
-        if groups and span[0] < max(e for _, e, _, _ in groups[-1]):
-            groups[-1].append(span)
-        else:
-            groups.append([span])
-    out, pos = [], 0
-    for group in groups:
-        start, end = group[0][0], max(e for _, e, _, _ in group)
-        name = min(group, key=lambda g: g[2])[3]
-        out += [text[pos:start], f"[REDACTED:{name}]"]
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
+def redaction_spans(content: str) -> list[tuple[int, int, str]]:
+    """Where redact() masks `content`: (start, end, name), merged and in order, each finding grown to its whole
+    value and the parts that come with it (a text too dense to read is one span over all of it)."""
+    view = _unmarked(content)
+    try:
+        found = read_all(view, DETECTORS)
+    except TooDense:
+        return [(0, len(content), TOO_DENSE)]
+    marked = whole_spans(view, found, _SECRET_NAMES)
+    marked += [(m.start(), m.end(), 4 * len(marked) + 1, m.group("detector")) for m in _MARKER.finditer(content)]
+    return merge(marked)
+
+
+_SECRET_NAMES = frozenset(d.name for d in DETECTORS if d.kind == "secret")
 
 
 # --------------------------------------------------------------------------- small talk

@@ -5,6 +5,8 @@ the split hashes) and its source, one file a source:
 
 - `ours.jsonl`: written alongside the detectors, from templates whose slots were filled with
   seeded fake values (the filled values are kept as `slots`);
+- every secret carries `values`, the exact secret substrings (what redact() must mask entirely),
+  marked mechanically from the generators that made them (see `scripts/mark_corpus_values.py`);
 - `independent.jsonl`: written afterwards by someone who never saw the detectors;
 - `third.jsonl`: two more authors who never saw the detectors or the other corpora (people's
   chat, notes and mail in many languages; developers' shells, configs, logs and tokens);
@@ -52,6 +54,9 @@ class Case:
     family: str
     source: Source = "ours"
     slots: tuple[tuple[str, str], ...] = ()  # for "ours" secrets: (slot, value) of each filled-in fake value
+    # For secrets: the exact secret substrings a reader would mask, marked from the fake-value generators' outputs
+    # (template slots for "ours"); empty where the secret was typed by hand and is not marked yet.
+    values: tuple[str, ...] = ()
 
     @property
     def half(self) -> Half:
@@ -71,7 +76,10 @@ def _case(row: dict[str, object], source: Source, line: int) -> Case:
     if label not in ("secret", "harmless", "poison"):
         raise CorpusFileError(f"{source}.jsonl line {line}: label {label!r} is not secret, harmless or poison")
     slots = tuple((str(s["slot"]), str(s["value"])) for s in row.get("slots", ()))  # type: ignore[union-attr]
-    return Case(text, label, category, family, source, slots)  # type: ignore[arg-type]
+    values = tuple(str(v) for v in row.get("values", ()))  # type: ignore[union-attr]
+    if any(v not in text for v in values):
+        raise CorpusFileError(f"{source}.jsonl line {line}: a marked value is not in the text")
+    return Case(text, label, category, family, source, slots, values)  # type: ignore[arg-type]
 
 
 def load(source: Source) -> tuple[Case, ...]:
