@@ -25,3 +25,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from primer_memory.postgres import reap_orphans
 
     reap_orphans()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the sections tests asked for (a `summary_section` property: title, text) after the run, once each.
+
+    A test that prints with capture disabled writes into the progress line; this keeps such reports (LangGraph's
+    conformance counts) readable in CI logs, with pytest-xdist too (properties travel with each test's report).
+    """
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for name, value in getattr(report, "user_properties", ()):
+                if name == "summary_section" and getattr(report, "when", "call") == "call":
+                    title, text = value
+                    terminalreporter.write_sep("-", f"{title}: {report.nodeid.split('::')[-1]}")
+                    terminalreporter.write(str(text))
+

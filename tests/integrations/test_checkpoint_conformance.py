@@ -2,13 +2,16 @@
 
 The suite auto-detects which capabilities a saver implements (a method overridden from
 BaseCheckpointSaver) and runs every test of each: base ones (put, put_writes, get_tuple,
-list, delete_thread) and extended ones (delete_for_runs, copy_thread, prune). The report
-is printed to the terminal even when pytest captures output, so CI logs show the counts.
+list, delete_thread) and extended ones (delete_for_runs, copy_thread, prune). Each report is
+kept as a test property and printed after the run in its own section of pytest's summary
+(tests/conftest.py), so CI logs show the counts without writing into the progress line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import os
 import uuid
 from pathlib import Path
@@ -25,13 +28,14 @@ from langgraph.checkpoint.conformance.report import ProgressCallbacks  # noqa: E
 from primer_memory.integrations import PostgresCheckpointSaver, SQLiteCheckpointSaver  # noqa: E402
 
 
-def _run(registered: object, capsys: pytest.CaptureFixture[str]) -> None:
-    with capsys.disabled():
-        print()
+def _run(registered: object, record_property: object) -> None:
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
         report = asyncio.run(validate(registered, progress=ProgressCallbacks.default()))
         report.print_report()
         counts = {name: (r.tests_passed, r.tests_failed) for name, r in sorted(report.results.items())}
         print(f"  conformance counts (passed, failed): {counts}")
+    record_property("summary_section", ("LangGraph checkpoint conformance", shown.getvalue()))  # type: ignore[operator]
     failures = [f for r in report.results.values() for f in r.failures]
     assert not failures, failures
     assert {name for name, r in report.results.items() if r.detected} == {c.value for c in ALL_CAPABILITIES}
@@ -39,18 +43,18 @@ def _run(registered: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert all(r.tests_passed > 0 for r in report.results.values())
 
 
-def test_sqlite_saver_passes_langgraphs_conformance_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sqlite_saver_passes_langgraphs_conformance_suite(tmp_path: Path, record_property: object) -> None:
     @checkpointer_test(name="SQLiteCheckpointSaver")
     async def saver():  # a fresh file for each capability's tests
         made = SQLiteCheckpointSaver(tmp_path / f"{uuid.uuid4().hex}.db", tenant="acme")
         yield made
         made.close()
 
-    _run(saver, capsys)
+    _run(saver, record_property)
 
 
 @pytest.mark.postgres
-def test_postgres_saver_passes_langgraphs_conformance_suite(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_postgres_saver_passes_langgraphs_conformance_suite(pg_dsn: str, record_property: object) -> None:
     from primer_memory.integrations.checkpoint_backends import drop_schema
 
     schemas: list[str] = []
@@ -63,4 +67,4 @@ def test_postgres_saver_passes_langgraphs_conformance_suite(pg_dsn: str, capsys:
         made.close()
         drop_schema(pg_dsn, schemas[-1])
 
-    _run(saver, capsys)
+    _run(saver, record_property)
