@@ -44,7 +44,7 @@ import numpy as np
 from .embedding import Embedder, EmbeddingError, HashingEmbedder, check_vectors
 from .export import check_export_target, write_export
 from ..policy.provenance import admit
-from ..policy.review import STORE_REASON, PolicyDecision, review
+from ..policy.decision import STORE_REASON, PolicyDecision, default_policy
 from .held import HeldWrites
 from .ranking import rank
 from .records import (
@@ -106,7 +106,7 @@ class LongTermMemory(HeldWrites):
         self,
         embedder: Embedder | None = None,
         path: str | Path | None = None,
-        policy: Callable[[str], PolicyDecision] = review,
+        policy: Callable[[str], PolicyDecision] | None = None,
         *,
         clock: Callable[[], float] | None = None,
         store: MemoryStore | None = None,
@@ -118,7 +118,7 @@ class LongTermMemory(HeldWrites):
             raise EmbeddingError("embedder needs a non-empty str `name`, a positive int `dim` and an `embed(texts)` method")
         if not callable(getattr(embedder, "embed", None)):
             raise EmbeddingError("embedder needs an `embed(texts)` method returning one row per text")
-        if not callable(policy):
+        if policy is not None and not callable(policy):
             raise MemorySetupError(f"policy must be a function of the content returning a PolicyDecision, got {policy!r}")
         if clock is not None and not callable(clock):
             raise MemorySetupError(f"clock must be a function returning hours as a float, got {clock!r}")
@@ -129,7 +129,7 @@ class LongTermMemory(HeldWrites):
         if store is not None and not all(callable(getattr(store, m, None)) for m in _STORE_METHODS):
             raise MemorySetupError(f"store must be a storage backend ({', '.join(_STORE_METHODS)}), got {store!r:.60}")
         self._embedder = embedder
-        self._policy = policy
+        self._policy = default_policy if policy is None else policy
         self._clock = clock
         self._lock = threading.RLock()
         self._closed = False

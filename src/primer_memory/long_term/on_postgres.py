@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..policy.review import review
 from ..postgres import local_server
 from .embedding import HashingEmbedder
 from .memory import LongTermMemory
@@ -33,4 +32,4 @@ def memory_on_postgres(
     if fresh:
         drop_schema(local_server() if dsn is None else dsn, schema)
     store = PostgresStore(dsn, embedder_name=embedder.name, dim=embedder.dim, schema=schema, exact_limit=exact_limit)
-    return LongTermMemory(embedder, policy=review if policy is None else policy, clock=clock, store=store)
+    return LongTermMemory(embedder, policy=policy, clock=clock, store=store)

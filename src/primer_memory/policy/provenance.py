@@ -15,7 +15,7 @@ import re
 
 from .detectors.numbers import iban_valid
 from .poisoning import find_hidden_text, find_instruction
-from .review import PolicyDecision
+from .decision import PolicyDecision
 from .scan import Span
 
 __all__ = ["PROVENANCES", "admit", "find_redirect"]

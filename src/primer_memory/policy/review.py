@@ -24,8 +24,8 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Literal
 
+from .decision import STORE_REASON, PolicyDecision, Verdict  # noqa: F401  (Verdict: still importable from here)
 from .detectors import ids
 from .detectors import vendors
 from .detectors.codes import find_bank_account, find_entry_code, find_recovery_secret
@@ -69,22 +69,6 @@ __all__ = [
     "review",
     "worth_remembering",
 ]
-
-Verdict = Literal["store", "skip", "refuse", "confirm"]  # confirm: held until the user confirms (policy.provenance)
-
-
-@dataclass(frozen=True)
-class PolicyDecision:
-    """The policy's answer for one candidate memory; `reason` never repeats a secret."""
-
-    verdict: Verdict
-    reason: str
-    detector: str | None = None
-
-    @property
-    def stored(self) -> bool:
-        return self.verdict == "store"
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -379,7 +363,6 @@ def _is_small_talk(text: str) -> bool:
 # --------------------------------------------------------------------------- the policy
 
 SKIP_REASON = "skipped: small talk, nothing durable to remember"
-STORE_REASON = "stored: a durable fact with no credential or sensitive identifier in it"
 
 
 def review(content: str) -> PolicyDecision:
