@@ -241,6 +241,9 @@ CASES = [(i, answer) for i, answers in WRONG.items() for answer in answers]
 
 
 def _label(answer: object) -> str:
+    """A test id that is the same in every process (a set's repr follows the hash seed, so it is sorted first)."""
+    if isinstance(answer, (set, frozenset)):
+        return ("{" + ", ".join(sorted(map(repr, answer))) + "}")[:40]
     return getattr(answer, "__name__", None) or repr(answer)[:40]
 
 
