@@ -195,6 +195,45 @@ def speed() -> None:
     print("verdict too_dense: more distinct credential-word places than MAX_PLACES, refused unread (fail closed)")
 
 
+def remember_against_langgraph() -> None:
+    """Part 2b (issue 25): review()'s median on short facts, and remember() beside LangGraph's InMemoryStore.put.
+
+    Both write the same 1,000 short facts one call at a time, interleaved in rounds so a busy moment hits both;
+    remember() runs the default write policy, the provenance rule, the embedder and supersession, put() stores
+    the value as given. Aims: review() median <= 0.1 ms; remember() <= 5x put.
+    """
+    try:
+        from langgraph.store.memory import InMemoryStore
+    except ImportError:
+        print("\nPart 2b skipped: LangGraph is not installed (make test installs it)")
+        return
+    from primer_memory import LongTermMemory, Scope
+
+    texts = facts(random.Random(20261204), 1_000, (8, 20))
+    for text in texts[:50]:
+        review(text)  # the detectors are built on first use: not part of the per-call cost
+    per_review = []
+    for text in texts:
+        start = time.perf_counter()
+        review(text)
+        per_review.append(time.perf_counter() - start)
+    memory, store, scope = LongTermMemory(), InMemoryStore(), Scope("acme", "alice")
+    ours, theirs = [], []
+    for i, text in enumerate(texts):
+        key = f"fact-{i}"
+        start = time.perf_counter()
+        memory.remember(scope, "semantic", text, key=key)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        store.put(("acme", "alice"), key, {"text": text})
+        theirs.append(time.perf_counter() - start)
+    mid = statistics.median
+    print("\nPart 2b. Short facts, one call at a time (medians over 1,000)")
+    print(f"  review()                      {mid(per_review) * 1e3:.3f} ms   (aim <= 0.1 ms)")
+    print(f"  LongTermMemory.remember()     {mid(ours) * 1e3:.3f} ms   LangGraph InMemoryStore.put "
+          f"{mid(theirs) * 1e3:.3f} ms   ratio {mid(ours) / mid(theirs):.1f}x (aim <= 5x)")
+
+
 def provenance_outcomes() -> None:
     """Part 1b: what the provenance rule makes of the poison cases and of harmless text, from the user and from a
     tool (policy.provenance.admit over review(), as LongTermMemory.remember applies it). Counts only."""
@@ -360,6 +399,7 @@ def main() -> None:
     quality()
     provenance_outcomes()
     speed()
+    remember_against_langgraph()
     validation()
     redaction()
 
