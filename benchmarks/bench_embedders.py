@@ -20,7 +20,7 @@ import numpy as np
 from primer_memory import HashingEmbedder, SemanticEmbedder
 from primer_memory.long_term.memory import LongTermMemory, Scope
 from primer_memory.lessons.paraphrases import MEMORIES, QUESTIONS, held_out, recall_at_1, tune
-from primer_memory.policy.review import PolicyDecision
+from primer_memory.policy.rules import PolicyDecision
 from timing import best_of
 
 

@@ -56,7 +56,7 @@ from contextlib import contextmanager
 
 from hand_checks import HAND_CHECKS
 from primer_memory.policy import checksums
-from primer_memory.policy.review import DETECTORS, redact, redaction_spans, review
+from primer_memory.policy.rules import DETECTORS, redact, redaction_spans, review
 from primer_memory.policy.corpora.loader import COUNTED_ONLY, cases, score
 from timing import best_of
 

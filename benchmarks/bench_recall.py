@@ -35,7 +35,7 @@ import numpy as np
 
 from primer_memory.long_term.embedding import HashingEmbedder, cosine
 from primer_memory.long_term.memory import KINDS, LongTermMemory, Scope
-from primer_memory.policy.review import PolicyDecision
+from primer_memory.policy.rules import PolicyDecision
 from timing import best_of
 
 SEED = 20260918

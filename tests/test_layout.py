@@ -129,3 +129,18 @@ def test_corpora_are_data_read_by_one_loader_and_no_detector_imports_them() -> N
 def test_the_package_face_exports_what_the_lesson_uses_and_nothing_from_lessons() -> None:
     face = GRAPH["primer_memory"]
     assert face and all(_area(t) in PARTS for t in face), sorted(face)
+
+
+def test_lazy_names_are_the_functions_even_after_their_modules_are_imported() -> None:
+    """A lazily exported name must not be shadowed by a submodule of the same name (the import system sets
+    `package.<submodule>` when a submodule loads), so no subpackage has a module named like a name it exports."""
+    import importlib
+
+    for package in ("primer_memory", "primer_memory.policy", "primer_memory.integrations"):
+        module = importlib.import_module(package)
+        for name in getattr(module, "__all__", ()):
+            assert not (PKG.parent / package.replace(".", "/") / f"{name}.py").exists(), f"{package}.{name}"
+    import primer_memory.policy.rules  # noqa: F401  (loads the module that defines review)
+    from primer_memory.policy import review
+
+    assert callable(review) and review("thanks!").verdict == "skip"

@@ -106,7 +106,7 @@ def returns_a_match(path):  # type: ignore[no-untyped-def]
 
 
 def keyword_filter(text):  # type: ignore[no-untyped-def]
-    from primer_memory.policy.review import findings, redact
+    from primer_memory.policy.rules import findings, redact
 
     if re.search(r"from now on|ignore previous", text, re.I):
         return None
@@ -114,7 +114,7 @@ def keyword_filter(text):  # type: ignore[no-untyped-def]
 
 
 def ignores_hidden_text(text):  # type: ignore[no-untyped-def]
-    from primer_memory.policy.review import findings, redact
+    from primer_memory.policy.rules import findings, redact
 
     found = {f.detector for f in findings(text)}
     if "prompt_injection" in found:
@@ -123,13 +123,13 @@ def ignores_hidden_text(text):  # type: ignore[no-untyped-def]
 
 
 def refuses_every_finding(text):  # type: ignore[no-untyped-def]
-    from primer_memory.policy.review import findings
+    from primer_memory.policy.rules import findings
 
     return None if findings(text) else text
 
 
 def masks_everything(text):  # type: ignore[no-untyped-def]
-    from primer_memory.policy.review import redact
+    from primer_memory.policy.rules import redact
 
     return redact(text)
 
@@ -204,6 +204,8 @@ def returns_a_number(rt, ru, st, su):  # type: ignore[no-untyped-def]
     return int(bool(st) and bool(su) and rt == st and ru == su)
 
 
+from test_exercises_plug_in import as_list, from_config, lower_cased, no_collection, user_from_config  # noqa: E402
+
 WRONG: dict[str, list[object]] = {
     "1.1": [second_sentence, strip_any_last_character, raises_on_a_question, keeps_the_period, strips_every_mark,
             joined_with_commas, "last_sentences"],
@@ -235,6 +237,7 @@ WRONG: dict[str, list[object]] = {
     "5.2": ["a", "b", "d", ["c"], ("c",), "e"],
     "5.3": [{"the write-ahead log"}, {"base backups"}, set(exercise("5.3").solution) | {"the table's indexes"},
             {"the table's heap file", "the table's indexes"}, ["the write-ahead log", "backups"]],
+    "6.1": [from_config, user_from_config, lower_cased, no_collection, as_list],  # test_exercises_plug_in.py's
 }
 
 CASES = [(i, answer) for i, answers in WRONG.items() for answer in answers]

@@ -48,7 +48,7 @@ def test_wrong_answers_say_what_to_fix(capsys: pytest.CaptureFixture[str]) -> No
 
     assert grade("3.2", lambda p: posixpath.normpath(p).startswith("/memories")) is False
     assert "got through" in capsys.readouterr().out
-    from primer_memory.policy.review import redact
+    from primer_memory.policy.rules import redact
 
     assert grade("3.3", redact) is False  # masks the order instead of refusing it
     assert "refused whole" in capsys.readouterr().out

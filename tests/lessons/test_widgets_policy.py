@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.review import DETECTORS, POLICY_EXAMPLES, review
+from primer_memory.policy.rules import DETECTORS, POLICY_EXAMPLES, review
 from primer_memory.lessons.widgets import policy_panel, policy_view
 
 
@@ -64,7 +64,7 @@ def _panel_tells_the_truth(text: str) -> bool:
     none of the matched secrets."""
     import html as html_module
 
-    from primer_memory.policy.review import findings
+    from primer_memory.policy.rules import findings
 
     decision, view = review(text), policy_view(text)
     page = view.html()

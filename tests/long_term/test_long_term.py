@@ -28,7 +28,7 @@ from primer_memory.long_term.memory import (
     WriteResult,
 )
 from helpers import accept_all, disk_bytes
-from primer_memory.policy.review import PolicyDecision
+from primer_memory.policy.rules import PolicyDecision
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from helpers import accept_all
 from primer_memory import LongTermMemory, Scope
 from primer_memory.long_term.memory import InvalidQuery, MemorySetupError, ScopeError, StoreClosed
-from primer_memory.policy.review import review
+from primer_memory.policy.rules import review
 
 ACME = Scope("acme", "alice")
 

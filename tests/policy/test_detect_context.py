@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer_memory.policy.review import DETECTORS, review
+from primer_memory.policy.rules import DETECTORS, review
 
 BY_NAME = {d.name: d for d in DETECTORS}
 
@@ -178,7 +178,7 @@ def _dense(word: str, lines: int, seed: int = 1) -> str:
 @pytest.mark.parametrize("word", ["password", "code", "pin"])
 def test_a_text_with_thousands_of_distinct_credential_places_is_refused_unread(word: str) -> None:
     """Past MAX_PLACES distinct places a detector would judge, the text is refused, never stored unread."""
-    from primer_memory.policy.review import TOO_DENSE, findings, redact
+    from primer_memory.policy.rules import TOO_DENSE, findings, redact
     from primer_memory.policy.scan import MAX_PLACES
 
     text = _dense(word, MAX_PLACES + 10)

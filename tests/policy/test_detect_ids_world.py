@@ -462,7 +462,7 @@ def test_a_number_among_thousands_of_copies_of_another_is_still_found() -> None:
 
 
 def test_registry_names_descriptions_and_examples() -> None:
-    from primer_memory.policy.review import DETECTORS
+    from primer_memory.policy.rules import DETECTORS
 
     names = [name for name, _, _, _ in WORLD_ID_DETECTORS]
     assert len(set(names)) == len(names)

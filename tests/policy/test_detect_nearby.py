@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer_memory.policy.review import DETECTORS, review
+from primer_memory.policy.rules import DETECTORS, review
 from primer_memory.policy.scan import first_in_windows
 
 BY_NAME = {d.name: d for d in DETECTORS}

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer_memory.policy.checksums import complete
-from primer_memory.policy.review import DETECTORS, findings, review
+from primer_memory.policy.rules import DETECTORS, findings, review
 
 BY_NAME = {d.name: d for d in DETECTORS}
 

@@ -21,7 +21,7 @@ from primer_memory.policy.detectors.card_windows import luhn_valid
 from stdnum import iban as stdnum_iban
 
 from primer_memory.policy.checksums import complete, valid
-from primer_memory.policy.review import DETECTORS, findings, review
+from primer_memory.policy.rules import DETECTORS, findings, review
 
 BY_NAME = {d.name: d for d in DETECTORS}
 

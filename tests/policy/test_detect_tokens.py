@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from primer_memory.policy.detectors import hashes as dh
 from primer_memory.policy.detectors import tokens as dt
 from primer_memory.policy.detectors import urls as du
-from primer_memory.policy.review import DETECTORS
+from primer_memory.policy.rules import DETECTORS
 
 try:  # the regex parser moved in Python 3.11
     import re._parser as sre_parse  # type: ignore[import-not-found]

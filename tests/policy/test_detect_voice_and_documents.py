@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from primer_memory.policy.checksums import complete
 from primer_memory.policy.detectors.codes import aba_valid, clabe_valid
 from primer_memory.policy.detectors.documents import icao_digit
-from primer_memory.policy.review import DETECTORS, review
+from primer_memory.policy.rules import DETECTORS, review
 
 BY_NAME = {d.name: d for d in DETECTORS}
 

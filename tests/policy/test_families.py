@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from primer_memory.policy.detectors.families import FAMILIES, family_of
-from primer_memory.policy.review import DETECTORS
+from primer_memory.policy.rules import DETECTORS
 
 
 def test_each_detector_is_in_exactly_one_family() -> None:

@@ -20,7 +20,7 @@ from primer_memory.policy.checksums import compact, complete, valid
 from primer_memory.policy.detectors import ids
 from primer_memory.policy.detectors.card_windows import card_issued
 from primer_memory.policy.detectors.numbers import _find_card, _find_iban
-from primer_memory.policy.review import redact
+from primer_memory.policy.rules import redact
 
 DIGITS = "0123456789"
 
@@ -197,7 +197,7 @@ def test_a_sixteen_digit_booking_reference_is_not_a_twelve_digit_aadhaar() -> No
 
 
 def review_detector(text: str) -> str | None:
-    from primer_memory.policy.review import review
+    from primer_memory.policy.rules import review
 
     return review(text).detector
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer_memory.policy.review import (
+from primer_memory.policy.rules import (
     DETECTORS,
     PolicyDecision,
     detector_table,

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from primer_memory.policy.corpora.loader import COUNTED_ONLY, cases
-from primer_memory.policy.review import findings, redact, redaction_spans, review
+from primer_memory.policy.rules import findings, redact, redaction_spans, review
 
 
 def longest_unmasked_run(text: str, value: str) -> int:

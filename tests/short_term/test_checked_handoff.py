@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer_memory import ShortTermMemory, estimate_tokens
-from primer_memory.policy.review import review
+from primer_memory.policy.rules import review
 from primer_memory.short_term.summarizers import RollingSummarizer
 
 

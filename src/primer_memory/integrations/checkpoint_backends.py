@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from ..file_paths import check_file_place, check_path_value
+from ..long_term.storage.pg_scope import application_dsn
 
 __all__ = ["APP_ROLE", "OWNER_ROLE", "Backend", "CheckpointError", "CheckpointScopeError", "MIGRATIONS",
            "PostgresBackend", "SQLiteBackend", "TABLES", "Tx", "check_tenant", "compact", "drop_schema", "setup"]
@@ -285,17 +286,6 @@ def compact(admin_dsn: str, schema: str = "primer_checkpoints") -> None:
         vacuum(admin_dsn, _schema(schema), table, full=True)
 
 
-def _application_dsn(admin_dsn: str, app_role: str, app_password: str | None) -> str:
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    params = conninfo_to_dict(admin_dsn)
-    params.pop("password", None)
-    if app_password is not None:
-        params["password"] = app_password
-    params["user"] = app_role
-    return make_conninfo(**params)
-
-
 class PostgresBackend:
     """A connection pool of the application role; each transaction sets the tenant first, local to it."""
 
@@ -308,7 +298,7 @@ class PostgresBackend:
         if app_dsn is None:
             password = os.environ.get(APP_PASSWORD_VARIABLE) or None
             setup(admin, schema=self.schema, app_password=password)
-            app_dsn = _application_dsn(admin, APP_ROLE, password)
+            app_dsn = application_dsn(admin, app_role=APP_ROLE, app_password=password)
         self.label = f"PostgreSQL schema {self.schema!r}"
         from psycopg import sql
         from psycopg_pool import ConnectionPool

@@ -68,7 +68,7 @@ def part3() -> None:
     from .examples import safety_world
     from ..long_term.memory import Scope
     from ..notes.tool import MemoryNotes, UnsafePath
-    from ..policy.review import redact, worth_remembering
+    from ..policy.rules import redact, worth_remembering
     from .widgets import attack_view
 
     _heading("3. The safety rules")

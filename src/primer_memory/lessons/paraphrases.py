@@ -123,7 +123,7 @@ def recall_at_1(embedder: object, questions: list[tuple[str, int]], memories: tu
     stored: the set is about ranking, not the write policy).
     """
     from ..long_term.memory import LongTermMemory
-    from ..policy.review import PolicyDecision
+    from ..policy.rules import PolicyDecision
     from ..long_term.records import Scope
 
     scope = Scope("paraphrases", "bench")

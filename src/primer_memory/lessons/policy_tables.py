@@ -41,7 +41,7 @@ class Table:
 def family_table() -> Table:
     """The policy by family: what each family looks for, how it decides, how many detectors, two of their names."""
     from ..policy.detectors.families import FAMILIES
-    from ..policy.review import DETECTORS
+    from ..policy.rules import DETECTORS
 
     order = [d.name for d in DETECTORS]
     rows = []

@@ -44,7 +44,8 @@ import numpy as np
 from .embedding import Embedder, EmbeddingError, HashingEmbedder, check_vectors
 from .export import check_export_target, write_export
 from ..policy.provenance import admit
-from ..policy.decision import STORE_REASON, PolicyDecision, default_policy
+from ..policy.decision import STORE_REASON, PolicyDecision
+from ..policy.default import default_policy
 from .held import HeldWrites
 from .ranking import rank
 from .records import (
@@ -97,7 +98,7 @@ class LongTermMemory(HeldWrites):
     """Typed memories per scope, recalled by cosine similarity; in memory, durable with `path=` (SQLite) or
     `dsn=` (PostgreSQL with row-level security; an administrator's DSN, used once for setup), or any `store=`.
 
-    `policy` decides what may be written (default: `policy.review`); `clock`
+    `policy` decides what may be written (default: `policy.rules`); `clock`
     returns the current time in hours for recency. Without a clock the write
     order stands in for time: record number n was written at hour n.
     """

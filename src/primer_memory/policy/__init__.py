@@ -1,6 +1,6 @@
 """Notebook 3, the write policy: review / worth_remembering / redact, memory poisoning, and the detectors.
 
-`review` holds the policy and the list of detectors; `decision` what it answers; `scan` the spans and
+`rules` holds review(), the policy, and the list of detectors; `decision` what it answers; `scan` the spans and
 windows they share; `poisoning` instruction-like content aimed at the model; `provenance` what a memory may
 become given where it came from (user, assistant, tool, import); `boundary` the one renderer through which
 untrusted text becomes prompt (quoted data in one block) and its parsers; `checksums` the check digits;
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .decision import PolicyDecision
-    from .review import DETECTORS, detector_table, redact, review, worth_remembering
+    from .rules import DETECTORS, detector_table, redact, review, worth_remembering
 
 __all__ = ["DETECTORS", "PolicyDecision", "detector_table", "redact", "review", "worth_remembering"]
 _WHERE = {"PolicyDecision": "decision", **dict.fromkeys(
-    ("DETECTORS", "detector_table", "redact", "review", "worth_remembering"), "review")}
+    ("DETECTORS", "detector_table", "redact", "review", "worth_remembering"), "rules")}
 
 
 def __getattr__(name: str) -> object:

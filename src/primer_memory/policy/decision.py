@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["STORE_REASON", "PolicyDecision", "Verdict", "default_policy"]
+__all__ = ["STORE_REASON", "PolicyDecision", "Verdict"]
 
 STORE_REASON = "stored: a durable fact with no credential or sensitive identifier in it"
 
@@ -28,11 +28,3 @@ class PolicyDecision:
     @property
     def stored(self) -> bool:
         return self.verdict == "store"
-
-
-def default_policy(content: str) -> PolicyDecision:
-    """review(content), importing `review` on the first call: its detectors are built then, not at import."""
-    from .review import review
-
-    return review(content)
-

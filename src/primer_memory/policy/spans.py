@@ -17,6 +17,8 @@ import bisect
 import re
 from collections.abc import Iterable
 
+from .checksums import luhn_valid
+
 Found = tuple[int, int, str]  # start, end, detector name
 Marked = tuple[int, int, int, str]  # start, end, rank (lower names a merged group), detector name
 
@@ -224,11 +226,10 @@ def companions(text: str, found: list[Found], secret: frozenset[str]) -> list[Ma
 
 def _is_card_number(value: str) -> bool:
     """A value that is a payment card number whichever detector found it (a table cell, a dictated run)."""
-    digits = [int(c) for c in value if c.isdigit()]
+    digits = "".join(c for c in value if c.isdigit())
     if not 13 <= len(digits) <= 19 or any(c.isalpha() for c in value):
         return False
-    total = sum(d if k % 2 == 0 else (d * 2 - 9 if d > 4 else d * 2) for k, d in enumerate(reversed(digits)))
-    return total % 10 == 0
+    return luhn_valid(digits)  # judged by python-stdnum, like every card check
 
 
 def _mrz_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:

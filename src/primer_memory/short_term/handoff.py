@@ -37,7 +37,7 @@ class Handoff:
 
 def _refused(text: str) -> str | None:
     """The policy's reason if it refuses `text`, else None."""
-    from ..policy.review import review
+    from ..policy.rules import review
 
     decision = review(text)
     return decision.reason if decision.verdict == "refuse" else None
@@ -49,7 +49,7 @@ def split_secrets(messages: Sequence[Message]) -> dict[int, str]:
     Each pair of adjacent turns is judged as one window (their texts joined by a newline). A finding in the
     window that neither turn gives alone (same detector, same place) means the secret needs both: both are held back.
     """
-    from ..policy.review import findings
+    from ..policy.rules import findings
 
     texts = [m["content"] for m in messages]
     marked: dict[int, str] = {}
@@ -75,7 +75,7 @@ def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[st
 
     A turn that holds part of a secret split across turns gives no fact at all (`split_secrets`).
     """
-    from ..policy.review import review
+    from ..policy.rules import review
 
     facts: list[str] = []
     refused: list[tuple[str, str]] = []

@@ -28,7 +28,7 @@ _NEAR_MISSES = {"stored": "store", "stores": "store", "storing": "store", "keep"
 
 
 def _check_guesses(guesses: Any) -> bool:
-    from ...policy.review import review
+    from ...policy.rules import review
 
     if not isinstance(guesses, dict):
         print(f"Not yet: give a dict that maps each of the {len(GUESS_SENTENCES)} sentences to "
@@ -166,7 +166,7 @@ order in disguise, refused whole like an instruction."""
 
 
 def _check_redact_then_store(safe_to_store: Any) -> bool:
-    from ...policy.review import findings
+    from ...policy.rules import findings
 
     if not callable(safe_to_store):
         print(f"Not yet: give a function safe_to_store(text) -> str | None (you gave {type(safe_to_store).__name__}).")
@@ -212,7 +212,7 @@ def _check_redact_then_store(safe_to_store: Any) -> bool:
 
 
 def safe_to_store(text: str) -> str | None:
-    from primer_memory.policy.review import findings, redact
+    from primer_memory.policy.rules import findings, redact
 
     found = {f.detector for f in findings(text)}
     if found & {"prompt_injection", "hidden_text"}:

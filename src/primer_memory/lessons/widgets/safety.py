@@ -164,7 +164,7 @@ class PolicyView:
 
 def policy_view(text: str) -> PolicyView:
     """Run the write policy on one sentence (the sentence itself is kept only in redacted form)."""
-    from ...policy.review import redact, review
+    from ...policy.rules import redact, review
 
     decision = review(text)
     return PolicyView(redact(text), decision.verdict, decision.reason, decision.detector)
@@ -172,7 +172,7 @@ def policy_view(text: str) -> PolicyView:
 
 def policy_panel(text: str = "my VPN password is hunter2") -> Any:
     """Type a sentence or pick a preset; see whether memory would store, skip or refuse it, and why."""
-    from ...policy.review import POLICY_EXAMPLES
+    from ...policy.rules import POLICY_EXAMPLES
 
     options = [("(type your own)", "")] + [(label, sentence) for label, sentence in POLICY_EXAMPLES]
     return _preset_text_panel("PolicyPanel", options, text, label="text", key="text", css=("policy", "input"),

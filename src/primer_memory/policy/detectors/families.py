@@ -1,6 +1,6 @@
 """The detectors grouped by what they look for: nine families a reader can hold in mind instead of 115 names.
 
-Each detector of the registry (`policy.review.DETECTORS`) belongs to exactly one family; a test keeps the two
+Each detector of the registry (`policy.rules.DETECTORS`) belongs to exactly one family; a test keeps the two
 lists in step, so a new detector cannot be added without saying which family it joins.
 """
 
@@ -53,10 +53,11 @@ FAMILIES: tuple[Family, ...] = (
             "fi_hetu", "pl_pesel", "pt_nif", "ch_ahv", "ie_ppsn", "ro_cnp", "gr_amka", "ru_snils", "ru_inn",
             "ua_rnokpp", "cz_rodne_cislo", "cn_resident_id", "in_pan", "kr_rrn", "jp_my_number", "mx_curp",
             "ar_cuit", "za_id", "au_tfn", "au_medicare", "tr_kimlik", "il_teudat_zehut", "cl_rut", "ae_emirates_id",
-            "id_nik", "th_national_id", "hu_taj_or_tax_id")),
+            "id_nik", "th_national_id", "hu_taj_or_tax_id", "sg_nric")),
     Family("documents and health ids", "passport, licence and document numbers, insurance member ids",
            "the document's own format (an MRZ line with its check digits) next to a label that names it",
-           ("passport_number", "mrz", "document_number", "driving_licence", "medicare_mbi", "insurance_member_id")),
+           ("passport_number", "mrz", "document_number", "driving_licence", "medicare_mbi", "insurance_member_id",
+            "gb_nhs_number", "ca_health_number")),
     Family("digits read aloud", "a number dictated one digit at a time, as in a call transcript",
            "runs of spoken digit words or separated digits, read back into a number and checked as one",
            ("spoken_digits", "dictated_digits")),
