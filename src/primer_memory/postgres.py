@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -39,6 +40,7 @@ __all__ = [
     "ServerFilesUnreadable",
     "compact",
     "files_contain",
+    "is_schema_name",
     "local_server",
     "orphaned_servers",
     "reap_orphans",
@@ -53,6 +55,14 @@ __all__ = [
 DSN_VARIABLE = "PRIMER_PG_DSN"
 APP_PASSWORD_VARIABLE = "PRIMER_PG_APP_PASSWORD"
 """On a server that wants passwords: the one setup gives the application role, and the store logs in with."""
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def is_schema_name(name: object) -> bool:
+    """Whether `name` is a schema name every store here accepts: lower-case letters, digits and _, at most 63."""
+    return isinstance(name, str) and _SCHEMA_NAME.match(name) is not None
+
 
 _INSTALL_HINT = "install the PostgreSQL extra: pip install -e '.[postgres]' (make lab and make test do it for you)"
 _lock = threading.Lock()

@@ -15,7 +15,6 @@ with `SELECT set_config('app.tenant_id', %s, true)`, local to that transaction.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,7 +22,8 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from ..file_paths import check_file_place, check_path_value
-from ..long_term.storage.pg_scope import application_dsn
+from ..long_term.storage.pg_scope import PostgresSetupError, application_dsn, ensure_role
+from ..postgres import is_schema_name
 
 __all__ = ["APP_ROLE", "OWNER_ROLE", "Backend", "CheckpointError", "CheckpointScopeError", "MIGRATIONS",
            "PostgresBackend", "SQLiteBackend", "TABLES", "Tx", "check_tenant", "compact", "drop_schema", "setup"]
@@ -35,7 +35,6 @@ OWNER_ROLE = "primer_owner"  # owns the tables (NOLOGIN); FORCE ROW LEVEL SECURI
 SCOPE_SQL = "SELECT set_config('app.tenant_id', %s, true)"
 _POLICY = "tenant_id = current_setting('app.tenant_id', true)"
 _LOCK_KEY = 0x504D434B
-_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 class CheckpointError(ValueError):
@@ -201,23 +200,17 @@ class SQLiteBackend:
 
 
 def _schema(name: object) -> str:
-    if not isinstance(name, str) or not _SCHEMA_NAME.match(name):
+    if not is_schema_name(name):
         raise CheckpointError(f"schema must be a lower-case SQL name (letters, digits, _; at most 63), got {name!r}")
     return name
 
 
 def _ensure_role(cur: Any, role: str, *, login: bool, password: str | None) -> None:
-    """Create the role if missing; refuse one that is superuser or BYPASSRLS (RLS would not bind it)."""
-    from psycopg import sql
-
-    row = cur.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-    if row is None:
-        cur.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
-    elif row[0] or row[1]:
-        raise CheckpointError(f"role {role} exists and is a superuser or BYPASSRLS: row-level security would not bind "
-                              "it. Drop it, or use other role names")
-    if password is not None:
-        cur.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password)))
+    """The memory store's role rule (create if missing, refuse superuser or BYPASSRLS), with this module's error."""
+    try:
+        ensure_role(cur, role, login=login, password=password)
+    except PostgresSetupError as refused:
+        raise CheckpointError(str(refused)) from None
 
 
 def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str = APP_ROLE,
@@ -267,11 +260,9 @@ def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str =
 
 def drop_schema(admin_dsn: str, schema: str) -> None:
     """Remove the checkpoint schema and everything in it (tests and the notebook's clean-up)."""
-    import psycopg
-    from psycopg import sql
+    from ..long_term.storage.postgres_schema import drop_schema as drop
 
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(_schema(schema))))
+    drop(admin_dsn, _schema(schema))
 
 
 def compact(admin_dsn: str, schema: str = "primer_checkpoints") -> None:

@@ -12,17 +12,16 @@ or user. Memory text and vectors are kept out of the planner's statistics
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
+from ...postgres import is_schema_name
 from .pg_scope import (APP_ROLE, OWNER_ROLE, PostgresSetupError, hide_from_statistics, install_signed_scope,
                        own_schema, secure_table)
 
 __all__ = ["MIGRATIONS", "OWNER_ROLE", "SCHEMA_VERSION", "PostgresSetupError", "check_schema", "drop_schema", "setup",
            "setup_store", "table_names", "UNSTATISTICAL"]
 
-_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _LOCK_KEY = 0x504D454D  # "PMEM": one advisory lock serialises every setup() on the server
 
 # A row is visible, insertable and updatable only inside the scope set for this transaction.
@@ -77,7 +76,7 @@ UNSTATISTICAL = {"records": ("content", "key", "embedding"), "records_one_curren
 
 
 def check_schema(name: str) -> str:
-    if not isinstance(name, str) or not _SCHEMA_NAME.match(name):
+    if not is_schema_name(name):
         raise ValueError(f"schema must be a lower-case SQL name (letters, digits, _; at most 63), got {name!r}")
     return name
 

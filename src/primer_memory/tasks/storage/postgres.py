@@ -14,7 +14,6 @@ bound by row-level security to one scope (`postgres_scope`).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 from ..rules import StoreDamaged, TaskFileError
 from . import EventRow, StepRow
 from ...long_term.storage.pg_scope import application_dsn
-from ...postgres import APP_PASSWORD_VARIABLE
+from ...postgres import APP_PASSWORD_VARIABLE, is_schema_name
 from .postgres_scope import TaskScope, prepare_schema, secure_tasks
 from .pg_cache import CACHE_STATEMENTS, StepCache
 
@@ -75,15 +74,13 @@ RETRY_MIGRATION: tuple[str, ...] = (
 MIGRATIONS = (*MIGRATIONS, RETRY_MIGRATION)
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
-_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
 
 class PostgresTasks:
     """The PostgreSQL backend: one autocommit connection; transactions opened by `transaction()` only."""
 
     def __init__(self, dsn: str, *, schema: str = "primer_tasks", clock: Callable[[], float] | None = None,
                  scope: Any = None):
-        if not isinstance(schema, str) or not _SCHEMA_NAME.match(schema):
+        if not is_schema_name(schema):
             raise TaskFileError(f"schema must be a plain lower-case name (letters, digits, _), got {schema!r}")
         try:
             import psycopg
