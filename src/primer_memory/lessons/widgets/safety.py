@@ -226,18 +226,18 @@ def notes_path_view(path: str, notes: Any) -> NotesPathView:
 def notes_panel(notes: Any = None) -> Any:
     """A path box for the notes tool with preset escapes; shows the listing or note, or the refusal."""
     import os
-    import tempfile
 
     from ...notes.tool import ATTACK_PATHS, example_notes
+    from ..scratch import scratch_folder
 
     folder = None
     if notes is None:
-        folder = tempfile.TemporaryDirectory(prefix="pm-notes-")
-        notes = example_notes(os.path.join(folder.name, "memories"), with_escape_link=True)
+        folder = scratch_folder("pm-notes")
+        notes = example_notes(os.path.join(folder, "memories"), with_escape_link=True)
     options = [(f"{label}: {_visible(path)}", path) for label, path in ATTACK_PATHS]
     panel = _preset_text_panel("NotesPanel", options, ATTACK_PATHS[0][1], label="path", key="path",
                                css=("notes", "path"), render=lambda path: notes_path_view(path, notes).html(),
                                width="620px")
     panel.notes = notes
-    panel._folder = folder  # keeps the temporary folder alive as long as the panel
+    panel._folder = folder  # removed at exit, or by the next panel if this kernel is killed
     return panel

@@ -135,19 +135,19 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
     path the panel uses a temporary folder of its own.
     """
     import os
-    import tempfile
     import weakref
 
     import ipywidgets as w
 
     from ..examples import RECONCILE_TASK_ID
     from ..reconcile_worker import WorkerError, crash_points, start_worker
+    from ..scratch import scratch_folder
 
     points = crash_points()
     folder = None
     if path is None:
-        folder = tempfile.TemporaryDirectory(prefix="pm-crash-")
-        path = os.path.join(folder.name, "tasks.db")
+        folder = scratch_folder("pm-crash")
+        path = os.path.join(folder, "tasks.db")
     chooser = w.Dropdown(options=[(_point_label(p), p) for p in points] + [(_point_label(None), None)],
                          value=crash_at, description="crash", layout=w.Layout(width="520px"))
     chooser.add_class("pm-crash-step")
@@ -245,7 +245,7 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
     panel.buttons = {"start": start, "crash": crash, "resume": resume}
     panel.text = text
     panel.stop = stop_worker
-    panel._folder = folder  # keeps the temporary folder alive as long as the panel
+    panel._folder = folder  # removed at exit, or by the next panel if this kernel is killed
 
     def _cleanup(state: dict[str, Any] = state) -> None:
         if state["worker"] is not None:

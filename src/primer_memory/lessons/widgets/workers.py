@@ -99,7 +99,6 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
     A second panel on the same `schema` (a re-run cell) starts cleanly too.
     """
     import os
-    import tempfile
     import time
     import uuid
     import weakref
@@ -108,15 +107,16 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
 
     from ...tasks.store import TaskStateStore
     from ..reconcile_worker import start_drainer
+    from ..scratch import scratch_folder
 
-    folder = None if dsn else tempfile.TemporaryDirectory(prefix="pm-workers-")
+    folder = None if dsn else scratch_folder("pm-workers")
     state: dict[str, Any] = {"procs": {}, "killed": set(), "round": 0}
 
     def where() -> dict[str, Any]:
         if dsn:
             return {"dsn": dsn, "schema": f"{schema}_{state['round']}"}
         assert folder is not None
-        return {"db": os.path.join(folder.name, f"tasks{state['round']}.db")}
+        return {"db": os.path.join(folder, f"tasks{state['round']}.db")}
 
     def open_store() -> TaskStateStore:
         place = where()

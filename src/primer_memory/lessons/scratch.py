@@ -1,0 +1,51 @@
+"""Scratch folders for the notebooks' panels and examples, removed even when the kernel is killed.
+
+A kernel killed outright (nbval, the browser test, a stopped JupyterLab) runs no clean-up, so a
+folder made with `tempfile` would stay behind. Each folder made here carries its owner in its name
+(`<prefix>-<pid>-<start time>-<random>`, so it is never seen without one); making one also removes
+every folder whose owner is gone, as the embedded PostgreSQL reaps its servers
+(`postgres.reap_orphans`), and a normal exit removes the owner's own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..postgres import process_alive, process_started
+
+__all__ = ["PARENT", "reap_scratch", "scratch_folder"]
+
+PARENT = Path(tempfile.gettempdir()) / "primer-memory-lessons"
+_mine: list[Path] = []
+
+
+def scratch_folder(prefix: str) -> Path:
+    """A new empty folder for this process, under PARENT; folders left by dead processes are removed first."""
+    reap_scratch()
+    PARENT.mkdir(exist_ok=True)
+    pid = os.getpid()
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-{pid}-{process_started(pid) or 0}-", dir=PARENT))
+    if not _mine:
+        atexit.register(_remove_mine)
+    _mine.append(folder)
+    return folder
+
+
+def reap_scratch() -> list[Path]:
+    """Remove every scratch folder whose owner process is gone; say which."""
+    removed = []
+    for folder in sorted(PARENT.glob("*")) if PARENT.is_dir() else ():
+        _, pid, started, _ = (["", "", "", ""] + folder.name.rsplit("-", 3))[-4:]  # mkdtemp's suffix has no "-"
+        if not pid.isdigit() or not process_alive(int(pid), None if started in ("", "0") else started):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _remove_mine() -> None:
+    for folder in _mine:
+        shutil.rmtree(folder, ignore_errors=True)

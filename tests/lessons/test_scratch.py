@@ -1,0 +1,35 @@
+"""Scratch folders of the panels and notebook 6 are removed even when their kernel is killed outright."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from primer_memory.lessons.scratch import reap_scratch, scratch_folder
+
+MAKE_AND_WAIT = ("import sys, time; from primer_memory.lessons.scratch import scratch_folder; "
+                 "print(scratch_folder('killed'), flush=True); time.sleep(60)")
+
+
+def test_a_folder_whose_owner_was_killed_is_removed_by_the_next_one_and_a_live_ones_is_kept() -> None:
+    child = subprocess.Popen([sys.executable, "-c", MAKE_AND_WAIT], stdout=subprocess.PIPE, text=True)
+    try:
+        theirs = Path(child.stdout.readline().strip())  # type: ignore[union-attr]
+        (theirs / "tasks.db").write_text("x")
+        mine = scratch_folder("alive")
+        assert theirs.is_dir() and mine.is_dir()  # its owner still runs: kept
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+        assert theirs in reap_scratch() and not theirs.exists()
+        assert mine.is_dir()  # ours: this process is alive
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+
+
+def test_a_process_removes_its_own_folders_when_it_exits() -> None:
+    code = "from primer_memory.lessons.scratch import scratch_folder; print(scratch_folder('exits'))"
+    made = Path(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip())
+    assert made.name.startswith("exits-") and not made.exists()
