@@ -33,7 +33,7 @@ def facts(n: int, rng: np.random.Generator) -> list[dict]:
     return [{"fact": " ".join(rng.choice(WORDS, 7)) + f" item {i}.", "n": i} for i in range(n)]
 
 
-def bench_store(items: int, queries: int) -> None:
+def bench_store(items: int, queries: int, folder: Path) -> None:
     from langgraph.store.memory import InMemoryStore
 
     rng = np.random.default_rng(SEED)
@@ -45,7 +45,6 @@ def bench_store(items: int, queries: int) -> None:
     def embed(texts: list[str]) -> list[list[float]]:
         return embedder.embed(list(texts)).tolist()
 
-    folder = Path(tempfile.mkdtemp(prefix="bench-integrations-"))
     stores = {
         "LangGraph InMemoryStore": lambda: InMemoryStore(index={"dims": embedder.dim, "embed": embed}),
         "LongTermStore (in memory)": lambda: LongTermStore(LongTermMemory(embedder)),
@@ -72,7 +71,7 @@ class Count(TypedDict):
     log: Annotated[list[int], operator.add]
 
 
-def bench_checkpointer(steps: int) -> None:
+def bench_checkpointer(steps: int, folder: Path) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.graph import END, START, StateGraph
 
@@ -83,7 +82,6 @@ def bench_checkpointer(steps: int) -> None:
     graph.add_node("tick", tick)
     graph.add_edge(START, "tick")
     graph.add_conditional_edges("tick", lambda s: END if s["n"] >= steps else "tick")
-    folder = Path(tempfile.mkdtemp(prefix="bench-checkpoints-"))
     savers = {"LangGraph InMemorySaver": InMemorySaver, "SQLiteCheckpointSaver": None}
     results = []
     for name in savers:
@@ -108,8 +106,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--steps", type=int, default=100)
     args = parser.parse_args()
-    bench_store(args.items, args.queries)
-    bench_checkpointer(args.steps)
+    with tempfile.TemporaryDirectory(prefix="bench-integrations-") as tmp:  # its files go when the run ends
+        bench_store(args.items, args.queries, Path(tmp))
+        bench_checkpointer(args.steps, Path(tmp))
 
 
 if __name__ == "__main__":
