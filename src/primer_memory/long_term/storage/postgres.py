@@ -104,11 +104,10 @@ class PostgresStore(SearchMixin):
 
     Nothing is cached between calls, so many application processes can share one
     server. `dsn` is an administrator's (for setup; default: `local_server()`);
-    the store then connects as the application role. Search is exact over the
-    partition while it holds at most `exact_limit` records, else HNSW. Each unit of
-    work carries the caller's scope signed by `signer` (the key setup provisioned);
-    with `app_dsn=` (no setup) give that key as `signing_key=`.
-    Beyond `exact_limit` records search uses HNSW with `hnsw` (`HnswSettings`: ef_search,
+    the store then connects as the application role. Each unit of work carries the
+    caller's scope signed by `signer` (the key setup provisioned); with `app_dsn=` (no
+    setup) give that key as `signing_key=`. Search is exact over the partition while it
+    holds at most `exact_limit` records, else HNSW with `hnsw` (`HnswSettings`: ef_search,
     iterative scan, max_scan_tuples); search and explain live in `pg_search.SearchMixin`.
     """
 
