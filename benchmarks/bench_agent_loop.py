@@ -19,6 +19,7 @@ import importlib
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from primer_memory import ShortTermMemory, StandInModelSummarizer, bpe_tokens
 from primer_memory.short_term.chat import message_tokens
@@ -111,7 +112,9 @@ def main() -> None:
             print("langchain-core is not installed; the peer is skipped. Install it for this benchmark only:\n"
                   f"  {sys.executable} -m pip install langchain-core   (or run with --install)\n")
         else:
-            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "langchain-core"], check=True)
+            lock = Path(__file__).resolve().parent.parent / "requirements.lock"  # the version `make` would install
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-c", str(lock), "langchain-core"],
+                           check=True)
     print(f"{n:,} messages ({n // 5} agent turns: question, two tool calls, two results, answer), budget {BUDGET}, "
           f"keep_last {KEEP_LAST}; one add + one window per message\n")
     base_start = time.perf_counter()

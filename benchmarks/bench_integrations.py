@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import operator
-import tempfile
 from pathlib import Path
 from typing import Annotated, TypedDict
 
 import numpy as np
-from timing import best_of  # benchmarks/ is on the path when a script here is run
+from timing import best_of, scratch, size  # benchmarks/ is on the path when a script here is run
 
 from primer_memory import HashingEmbedder, LongTermMemory
 from primer_memory.integrations import LongTermStore, SQLiteCheckpointSaver
@@ -102,13 +101,13 @@ def bench_checkpointer(steps: int, folder: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--items", type=int, default=1000)
-    parser.add_argument("--queries", type=int, default=50)
-    parser.add_argument("--steps", type=int, default=100)
+    parser.add_argument("--items", type=int, default=size(1000, 10))
+    parser.add_argument("--queries", type=int, default=size(50, 3))
+    parser.add_argument("--steps", type=int, default=size(100, 3))
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-integrations-") as tmp:  # its files go when the run ends
-        bench_store(args.items, args.queries, Path(tmp))
-        bench_checkpointer(args.steps, Path(tmp))
+    with scratch("integrations") as folder:  # its files go when the run ends
+        bench_store(args.items, args.queries, folder)
+        bench_checkpointer(args.steps, folder)
 
 
 if __name__ == "__main__":

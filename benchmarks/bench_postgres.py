@@ -5,7 +5,7 @@ Compared, on the same records and the same questions:
   - HNSW over the whole table with RLS and pgvector's iterative scan (the store's `HnswSettings`),
   - the SQLite backend (`LongTermMemory(path=...)`: the first recall of a tenant loads its partition),
   - LangGraph's `PostgresStore.search` on the same server and data (installed for this benchmark only, into
-    .bench-deps/, never a dependency of the package).
+    build/bench-deps/, never a dependency of the package).
 Recall@10 is measured against exact search (the ground truth). Latencies are per recall, p50 and p99.
 First, `search_floor.py`'s three figures: exact search against a plain `ORDER BY embedding <=> q LIMIT k` on
 100,000 records in one tenant, and HNSW recall there and beside a tenant whose many similar rows crowd the index.
@@ -31,7 +31,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -46,11 +45,11 @@ from primer_memory.long_term.storage import NewRecord, record_id  # noqa: E402
 from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema, setup  # noqa: E402
 from primer_memory.long_term.storage.sqlite import SQLiteStore  # noqa: E402
 from primer_memory.lessons.vector_search import indexes_in_plan  # noqa: E402
+from timing import DEPS, ROOT, TINY, scratch, size  # noqa: E402  (benchmarks/ is on the path)
 
 SEED = 20260918
 K = 10
 SCHEMA = "bench_memory"
-DEPS = Path(__file__).resolve().parent.parent / ".bench-deps"
 EMBEDDER = HashingEmbedder()
 
 
@@ -124,15 +123,21 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 
 
 def langgraph_store(admin_dsn: str) -> tuple[object | None, str]:
-    """LangGraph's PostgresStore class, installed on demand into .bench-deps (or why it could not be)."""
+    """LangGraph's PostgresStore class, installed on demand into build/bench-deps (or why it could not be).
+
+    The packages it shares with the project come at the versions of requirements.lock.
+    """
     if str(DEPS) not in sys.path:
         sys.path.append(str(DEPS))  # appended: the project's own psycopg stays first
     try:
         return importlib.import_module("langgraph.store.postgres").PostgresStore, ""
     except ImportError:
         pass
+    if TINY:
+        return None, "not installed in a tiny run"
     result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(DEPS),
-                             "langgraph-checkpoint-postgres"], capture_output=True, text=True)
+                             "-c", str(ROOT / "requirements.lock"), "langgraph-checkpoint-postgres"],
+                            capture_output=True, text=True)
     if result.returncode != 0:
         return None, f"pip install langgraph-checkpoint-postgres failed: {result.stderr.strip()[-300:]}"
     importlib.invalidate_caches()
@@ -176,17 +181,23 @@ def build_langgraph(cls: object, admin_dsn: str, texts: list[str], vectors: np.n
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--tenants", type=int, default=1_000)
-    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--records", type=int, default=size(1_000_000, 400))
+    parser.add_argument("--tenants", type=int, default=size(1_000, 4))
+    parser.add_argument("--queries", type=int, default=size(200, 3))
     parser.add_argument("--budget", type=float, default=180.0, help="seconds the builds may take in all")
-    parser.add_argument("--floor-records", type=int, default=100_000,
+    parser.add_argument("--floor-records", type=int, default=size(100_000, 200),
                         help="rows of the one big tenant in the search-at-the-floor figures (0: skip them)")
     args = parser.parse_args()
+    with scratch("postgres") as folder:  # the SQLite copy (306 MB at full size) goes when the run ends
+        run(args, folder)
+
+
+def run(args: argparse.Namespace, folder: Path) -> None:
+    """Build every copy of the records, recall through each, and print the table."""
     if args.floor_records:
         import search_floor  # benchmarks/search_floor.py: exact vs a plain query, HNSW recall in two hard cases
 
-        search_floor.report(local_server(), args.floor_records)
+        search_floor.report(local_server(), args.floor_records, size(30, 3))
         print(flush=True)
     rng = np.random.default_rng(SEED + 1)
     words = vocabulary(np.random.default_rng(SEED))
@@ -215,7 +226,6 @@ def main() -> None:
     print(f"PostgreSQL build: COPY {t['insert']:.1f} s, HNSW index {t['hnsw']:.1f} s", flush=True)
     store = PostgresStore(admin_dsn, embedder_name=EMBEDDER.name, dim=EMBEDDER.dim, schema=SCHEMA, pool_size=1)
 
-    folder = Path(tempfile.mkdtemp(prefix="bench-pg-"))
     start = time.perf_counter()
     sqlite = SQLiteStore(folder / "memory.sqlite", EMBEDDER.name, EMBEDDER.dim)
     for ten in range(args.tenants):

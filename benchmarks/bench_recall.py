@@ -25,7 +25,6 @@ import gc
 import heapq
 import sqlite3
 import sys
-import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -36,7 +35,8 @@ import numpy as np
 from primer_memory.long_term.embedding import HashingEmbedder, cosine
 from primer_memory.long_term.memory import KINDS, LongTermMemory, Scope
 from primer_memory.policy.rules import PolicyDecision
-from timing import best_of
+from timing import best_of, scratch
+from timing import size as scaled  # `size` names a record count here
 
 SEED = 20260918
 K = 10
@@ -129,7 +129,7 @@ def bench_recall(size: int, rng: np.random.Generator, words: list[str], embedder
 
 def bench_remember(rng: np.random.Generator, words: list[str], embedder: HashingEmbedder, folder: Path) -> dict[str, float]:
     """Seconds per remember() (default write policy, one transaction each) vs a bare INSERT + COMMIT."""
-    n = 2000
+    n = scaled(2000, 20)
     items = entries(rng, sentences(rng, words, n))
     scope = Scope("bench", "writer")
     in_memory = LongTermMemory(embedder=embedder)
@@ -203,7 +203,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10k and 20k records instead of 10k and 100k")
     args = parser.parse_args(argv)
-    sizes = (10_000, 20_000) if args.quick else (10_000, 100_000)
+    sizes = scaled((10_000, 20_000) if args.quick else (10_000, 100_000), (200, 300))
     rng = np.random.default_rng(SEED)
     words = vocabulary(rng)
     embedder = HashingEmbedder()
@@ -212,11 +212,12 @@ def main(argv: list[str]) -> int:
           " floor+embed embeds it too)")
     print(f"{'backend':>8} {'records':>8} {'recall':>9} {'floor':>9} {'floor+embed':>12} {'naive loop':>11}"
           f" {'lean loop':>10} {'naive/recall':>13} {'recall/floor':>13} {'recall/(floor+embed)':>21}")
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch("recall") as tmp:
         # the last row: texts from a 17-word vocabulary, so thousands of records tie near the k-th score and
         # are re-scored exactly (aims: recall/(floor+embed) <= 1.3x at 1k records, <= 1.5x on this tie-heavy row)
-        cases = [("memory", 1_000, words), ("sqlite", 1_000, words), ("memory", sizes[0], words),
-                 ("memory", sizes[1], words), ("ties", 50_000, words[:17])]
+        small = scaled(1_000, 100)
+        cases = [("memory", small, words), ("sqlite", small, words), ("memory", sizes[0], words),
+                 ("memory", sizes[1], words), ("ties", scaled(50_000, 300), words[:17])]
         for backend, size, vocab in cases:
             path = Path(tmp) / f"recall-{size}.db" if backend == "sqlite" else None
             t = bench_recall(size, rng, vocab, embedder, path)
@@ -225,8 +226,7 @@ def main(argv: list[str]) -> int:
                   f" {t['floor_embed'] * 1e3:>10.3f}ms {t['naive'] * 1e3:>9.0f}ms {t['loop'] * 1e3:>8.0f}ms"
                   f" {t['naive'] / t['recall']:>12.0f}x {t['recall'] / t['floor']:>12.2f}x"
                   f" {t['recall'] / t['floor_embed']:>20.2f}x")
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+    with scratch("remember") as folder:
         w = bench_remember(rng, words, embedder, folder)
         print("\nremember (one record, default write policy, one transaction each)")
         print(f"  in memory {w['memory'] * 1e6:8.0f} us   SQLite {w['disk'] * 1e6:8.0f} us   "

@@ -20,8 +20,9 @@ import psycopg
 from primer_memory.long_term.storage import pg_scope
 from primer_memory.long_term.storage.postgres import drop_schema
 from primer_memory.postgres import local_server
+from timing import size  # benchmarks/ is on the path
 
-TENANTS, ROWS, LOOKUPS, REPEATS = 1_000, 20, 20, 7
+TENANTS, ROWS, LOOKUPS, REPEATS = size((1_000, 20, 20, 7), (4, 2, 2, 1))
 PLAIN = "tenant_id = current_setting('app.tenant_id', true) AND user_id = current_setting('app.user_id', true)"
 
 

@@ -13,14 +13,14 @@ Run: .venv/bin/python benchmarks/bench_task_state.py
 from __future__ import annotations
 
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 
 from primer_memory.tasks.store import TaskStateStore
+from timing import scratch, size  # benchmarks/ is on the path
 
-STEPS = 200
-REPEATS = 5
+STEPS = size(200, 5)
+REPEATS = size(5, 1)
 
 
 def checked(folder: Path, run: int) -> float:
@@ -54,8 +54,7 @@ def baseline(folder: Path, run: int) -> float:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
+    with scratch("task-state") as folder:
         bare = full = float("inf")
         for run in range(REPEATS):  # interleaved, so a busy disk slows both alike
             bare = min(bare, baseline(folder, run))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import multiprocessing
 import statistics
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -26,12 +25,13 @@ from typing import Any
 
 from primer_memory.lessons.reconcile_worker import IDLE_FIRST, IDLE_MOST, start_drainer
 from primer_memory.tasks.store import TaskStateStore
+from timing import scratch, size  # benchmarks/ is on the path
 
-TASKS = 48
+TASKS = size(48, 2)
 STEPS = ("fetch", "transform", "load")
-WORKERS = (1, 2, 4, 8)
-WORK_MS = (20.0, 0.0)
-REPEATS = 3  # runs of the headline case (8 workers, 20 ms), interleaved; the median is reported
+WORKERS = size((1, 2, 4, 8), (1, 2))
+WORK_MS = size((20.0, 0.0), (20.0,))
+REPEATS = size(3, 1)  # runs of the headline case (8 workers, 20 ms), interleaved; the median is reported
 
 QUEUE = {
     "create": "CREATE TABLE {t} (task_id text NOT NULL, position int NOT NULL,"
@@ -141,7 +141,7 @@ def main() -> None:
             with psycopg.connect(dsn, autocommit=True) as conn:
                 conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
-    with tempfile.TemporaryDirectory() as folder:
+    with scratch("task-workers") as folder:
         for work_ms in WORK_MS:
             for workers in WORKERS if work_ms else (1, 8):
                 db = Path(folder) / f"w{workers}-{work_ms:g}.db"

@@ -28,6 +28,7 @@ from primer_memory.long_term.records import KINDS, Scope
 from primer_memory.long_term.storage import record_id
 from primer_memory.long_term.storage.pg_search import HnswSettings
 from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema, setup
+from timing import size  # benchmarks/ is on the path
 
 SCHEMA = "bench_floor"
 K = 10
@@ -53,7 +54,7 @@ def build(admin_dsn: str, records: int, seed: int = 20260918) -> tuple[list[str]
     rng = np.random.default_rng(seed)
     words = _vocabulary(rng)
     hot = words[:100]
-    quiet = max(1_000, records // 10)
+    quiet = max(size(1_000, 50), records // 10)
     rows = ([("solo", t) for t in _texts(rng, words, records)] + [("quiet", t) for t in _texts(rng, words, quiet)]
             + [("crowd", t) for t in _texts(rng, hot, 4 * quiet)])
     order = rng.permutation(len(rows))  # tenants interleaved in the heap, as real writes would leave them

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 from primer_memory import PolicyDecision
+
+ROOT = Path(__file__).resolve().parents[1]
+BOUND = 30.0  # seconds for a server's watchdog to remove its folder after its owner exits (it takes about one)
 
 
 def accept_all(content: str) -> PolicyDecision:
@@ -32,3 +40,27 @@ def assert_accepted_by_a_chat_api(sent: list[dict], start_on: str | None) -> Non
             assert not waiting, "a tool call without all its results"
             waiting = [c["id"] for c in m.get("tool_calls", ())]
     assert not waiting, "the window ends in a tool call without all its results"
+
+
+def run_in_empty_tmp(argv: list[str], extra_env: dict[str, str] | None = None, timeout: float = 240
+                     ) -> tuple[str, int]:
+    """Run argv with TMPDIR (and tempfile's other variables) on a fresh folder; return its stdout and pid once the
+    folder is empty again, or fail naming what is left."""
+    tmp = Path(tempfile.mkdtemp(prefix="pm-t-", dir="/tmp"))  # short: the server's Unix socket path is limited
+    env = {k: v for k, v in os.environ.items() if k not in {"PRIMER_PG_DSN", "TEMP", "TMP"}}
+    env.update({"TMPDIR": str(tmp), "XDG_RUNTIME_DIR": str(tmp), **(extra_env or {})})
+    try:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        finally:
+            proc.kill()
+        assert proc.returncode == 0, f"{argv} failed:\n{stdout[-2000:]}\n{stderr[-3000:]}"
+        deadline = time.monotonic() + BOUND
+        while any(tmp.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        left = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*"))
+        assert left == [], f"{argv} left these in the system temporary directory: {left[:20]}"
+        return stdout, proc.pid
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

