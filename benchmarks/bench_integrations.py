@@ -46,8 +46,9 @@ def bench_store(items: int, queries: int, folder: Path) -> None:
 
     stores = {
         "LangGraph InMemoryStore": lambda: InMemoryStore(index={"dims": embedder.dim, "embed": embed}),
-        "LongTermStore (in memory)": lambda: LongTermStore(LongTermMemory(embedder)),
-        "LongTermStore (SQLite file)": lambda: LongTermStore(LongTermMemory(embedder, path=folder / f"m{rng.integers(1e9)}.db")),
+        "LongTermStore (in memory)": lambda: LongTermStore(LongTermMemory(embedder), provenance="assistant"),
+        "LongTermStore (SQLite file)": lambda: LongTermStore(LongTermMemory(embedder, path=folder / f"m{rng.integers(1e9)}.db"),
+                                                               provenance="assistant"),
     }
     rows = []
     for name, make in stores.items():

@@ -38,7 +38,7 @@ SECRETS = ["my VPN password is hunter2", "sk-ant-api03-abcdefghijklmnopqrstuvwxy
 
 @pytest.fixture
 def store() -> LongTermStore:
-    return LongTermStore(LongTermMemory())
+    return LongTermStore(LongTermMemory(), provenance="assistant")
 
 
 # --------------------------------------------------------------------------- put / get / delete
@@ -196,7 +196,7 @@ def test_a_secret_anywhere_in_a_value_is_refused(secret: str, before: str, field
     value: object = text
     for level in range(depth):
         value = {field: value} if level % 2 == 0 else [value]
-    store = LongTermStore(LongTermMemory())
+    store = LongTermStore(LongTermMemory(), provenance="assistant")
     with pytest.raises(PolicyRefused):
         store.put(NS, "k", {"v": value})
     assert store.get(NS, "k") is None
@@ -245,7 +245,7 @@ def test_filters_select_what_langgraphs_in_memory_store_selects(values: list[dic
     Where InMemoryStore itself fails (an operator on a missing or non-numeric field raises
     there), this adapter matches nothing, as a SQL comparison with NULL does.
     """
-    ours, theirs = LongTermStore(LongTermMemory()), InMemoryStore()
+    ours, theirs = LongTermStore(LongTermMemory(), provenance="assistant"), InMemoryStore()
     for i, value in enumerate(values):
         stored = {**value, "fact": f"note number {i} about invoices"}
         ours.put(NS, f"k{i}", stored)
@@ -334,7 +334,7 @@ def test_put_get_delete_sequences_match_langgraphs_in_memory_store(ops: list[tup
     every search of a scope and every namespace listing agrees with InMemoryStore. (InMemoryStore also lists a
     namespace that was only read or deleted from, an artefact of its defaultdict; namespaces are compared where they
     hold items, as LangGraph's PostgresStore lists them.)"""
-    ours, theirs = LongTermStore(LongTermMemory()), InMemoryStore()
+    ours, theirs = LongTermStore(LongTermMemory(), provenance="assistant"), InMemoryStore()
     for action, namespace, key, words in ops:
         if action == "put":
             value = {"fact": " ".join(words), "n": len(words)}

@@ -106,10 +106,10 @@ def test_malformed_proposals_are_refused_whole_with_a_named_error(text: str, err
     assert memory.export(ALICE) == []
 
 
-def test_a_fenced_list_is_read_and_the_code_sets_the_source() -> None:
+def test_a_fenced_list_is_read_and_the_code_sets_the_source_and_provenance() -> None:
     text = '```json\n[{"kind": "semantic", "content": "Alice likes tea.", "key": "drink"}]\n```'
     assert parse_proposals(text) == [{"kind": "semantic", "content": "Alice likes tea.", "key": "drink",
-                                      "source": MODEL_SOURCE}]
+                                      "source": MODEL_SOURCE, "provenance": "assistant"}]
 
 
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

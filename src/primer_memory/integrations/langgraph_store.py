@@ -42,6 +42,7 @@ from langgraph.store.base import (  # noqa: E402
 )
 
 from primer_memory import KINDS, InvalidMemory, LongTermMemory, PolicyDecision, Scope, ScopeError, review  # noqa: E402
+from primer_memory.policy.provenance import PROVENANCES  # noqa: E402
 
 __all__ = ["LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused", "PolicySkipped"]
 
@@ -158,21 +159,28 @@ def _namespace_matches(namespace: tuple[str, ...], condition: MatchCondition) ->
 class LongTermStore(BaseStore):
     """A LangGraph `BaseStore` whose items are LongTermMemory records (kind `kind`, source `source`).
 
-    `policy` checks every string inside a value before anything is written (default: `review`,
-    the memory's own default); the memory then reviews the whole value as it does every write.
+    `provenance` says who speaks through the graph's puts, and must be given: "assistant" when nodes store what
+    a model proposed (the usual case), "tool" for what tools returned, "user" only when every put carries the
+    user's own words. It decides what a value may become (policy.provenance): only the user's can be a
+    procedural memory or an instruction. `policy` checks every string inside a value before anything is written
+    (default: `review`, the memory's own default); the memory then judges the whole value, its key (namespace
+    labels included) and its source as it does every write.
     """
 
     supports_ttl = False
 
-    def __init__(self, memory: LongTermMemory | None = None, *, kind: str = "semantic", source: str = "langgraph",
-                 policy: Callable[[str], PolicyDecision] = review):
-        if kind not in KINDS:
-            raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))}; got {kind!r}")
+    def __init__(self, memory: LongTermMemory | None = None, *, provenance: str, kind: str = "semantic",
+                 source: str = "langgraph", policy: Callable[[str], PolicyDecision] = review):
+        if type(kind) is not str or kind not in KINDS:
+            raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))} (a plain string); got {kind!r:.60}")
+        if type(provenance) is not str or provenance not in PROVENANCES:
+            raise InvalidMemory(f"provenance must be one of {', '.join(map(repr, PROVENANCES))}: who speaks through "
+                                f"this store's puts (usually 'assistant'); got {provenance!r:.60}")
         self.memory = LongTermMemory() if memory is None else memory
-        self.kind, self.source, self._policy = kind, source, policy
+        self.kind, self.source, self._policy, self.provenance = kind, source, policy, provenance
 
     def __repr__(self) -> str:
-        return f"LongTermStore({self.memory!r}, kind={self.kind!r})"
+        return f"LongTermStore({self.memory!r}, kind={self.kind!r}, provenance={self.provenance!r})"
 
     # ----------------------------------------------------------------- the two abstract methods
 
@@ -299,7 +307,8 @@ class LongTermStore(BaseStore):
             if not writes:
                 continue
             entries = [{"kind": self.kind, "content": json.dumps(dict(op.value), ensure_ascii=False),
-                        "key": _record_key(tuple(op.namespace[2:]), op.key), "source": self.source} for op in writes]
+                        "key": _record_key(tuple(op.namespace[2:]), op.key), "source": self.source,
+                        "provenance": self.provenance} for op in writes]
             for op, result in zip(writes, self.memory.remember_many(scope, entries)):
                 if not result.stored and result.record is None:  # a duplicate comes back with its record: fine
                     self._refuse(op, result.reason)

@@ -3,8 +3,10 @@
 A model's proposal is text. It becomes memories only if it parses as a JSON
 list of objects with the allowed fields, every entry passes long-term memory's
 own input checks, and then the write policy stores it (durable), skips it
-(small talk) or refuses it (a secret). The model cannot choose the source or the
-importance of what it proposes: provenance is set here, by the code.
+(small talk) or refuses it (a secret). The model cannot choose the source, the
+importance or the provenance of what it proposes: they are set here, by the code,
+and the provenance is the assistant's, so a proposal never becomes a standing
+instruction (a procedural memory) or an instruction the user did not give.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from typing import Any
 from ..long_term.records import InvalidMemory, Scope, WriteResult
 from ..long_term.validation import check_entries
 
-__all__ = ["MODEL_SOURCE", "PROPOSAL_FIELDS", "ProposalError", "ProposalNotJSON", "ProposalReport",
+__all__ = ["MODEL_PROVENANCE", "MODEL_SOURCE", "PROPOSAL_FIELDS", "ProposalError", "ProposalNotJSON", "ProposalReport",
            "ProposalShapeError", "keep_proposals", "parse_proposals"]
 
 MODEL_SOURCE = "model proposal"
+MODEL_PROVENANCE = "assistant"
+"""Who a proposal comes from: the model, never the user, whatever the proposal says."""
 PROPOSAL_FIELDS = ("kind", "content", "key")
 """What a model may say about a memory; source and importance are the code's to set."""
 
@@ -44,7 +48,8 @@ def parse_proposals(text: object, *, source: str = MODEL_SOURCE) -> list[dict[st
     """The memories a model proposed, checked whole: ProposalNotJSON, ProposalShapeError or InvalidMemory if not.
 
     One surrounding ```json fence is allowed (models add it); anything else
-    around the JSON is refused. Every entry gets `source`, set by the code.
+    around the JSON is refused. Every entry gets `source` and the provenance
+    "assistant", set by the code.
     """
     if not isinstance(text, str):
         raise ProposalShapeError(f"a proposal is the model's text, got {type(text).__name__}")
@@ -75,7 +80,7 @@ def parse_proposals(text: object, *, source: str = MODEL_SOURCE) -> list[dict[st
                 raise ProposalShapeError(f"memory {i}: {field} must be a string, got a JSON {_json_type(value)}: "
                                          f"{_preview(json.dumps(value))}")
         entries.append({"kind": item.get("kind"), "content": item.get("content"), "key": item.get("key"),
-                        "source": source})
+                        "source": source, "provenance": MODEL_PROVENANCE})
     check_entries(entries)  # long-term memory's own checks: kind, empty content, key, lone surrogates
     return entries
 

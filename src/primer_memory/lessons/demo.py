@@ -202,7 +202,7 @@ def part6() -> None:
         second.close()
         print(f"resumed from the checkpoint: {result['done']!r}; nodes run in all: {ran} (fetch_invoices once)")
 
-        store = LongTermStore(LongTermMemory())
+        store = LongTermStore(LongTermMemory(), provenance="assistant")
         for key, fact in (("fiscal_year_start", "Alice's fiscal year starts in July."),
                           ("vpn", "Alice's VPN password is hunter2.")):
             try:

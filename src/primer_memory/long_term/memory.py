@@ -43,10 +43,10 @@ import numpy as np
 
 from .embedding import Embedder, EmbeddingError, HashingEmbedder, check_vectors
 from .export import check_export_target, write_export
-from ..policy.provenance import admit
-from ..policy.decision import STORE_REASON, PolicyDecision
+from ..policy.decision import PolicyDecision
 from ..policy.default import default_policy
 from .held import HeldWrites
+from .writing import WritePath
 from .ranking import rank
 from .records import (
     DEFAULT_IMPORTANCE,
@@ -68,9 +68,8 @@ from .records import (
     WriteConflict,
     WriteResult,
 )
-from .storage import MemoryStore, NewRecord, TextKey
+from .storage import MemoryStore
 from .validation import (
-    Entry,
     check_entries,
     check_floor,
     check_k,
@@ -94,7 +93,7 @@ __all__ = ["DEFAULT_IMPORTANCE", "KINDS", "KIND_NAMES", "RECENCY_DECAY", "Export
 _STORE_METHODS = ("records", "get", "lookup", "write", "search", "forget", "delete_user", "close")
 
 
-class LongTermMemory(HeldWrites):
+class LongTermMemory(WritePath, HeldWrites):
     """Typed memories per scope, recalled by cosine similarity; in memory, durable with `path=` (SQLite) or
     `dsn=` (PostgreSQL with row-level security; an administrator's DSN, used once for setup), or any `store=`.
 
@@ -239,82 +238,6 @@ class LongTermMemory(HeldWrites):
         checked = check_entries(entries)
         with self._lock:
             return self._remember_checked(scope, checked)
-
-    def _remember_checked(self, scope: Scope, checked: list[Entry], *, confirmed: bool = False) -> list[WriteResult]:
-        """The policy, then the provenance rule over it (it only refuses or holds more), then one write."""
-        self._open()
-        decisions = [admit(self._review(content), kind, content, origin, source=source, key=key)
-                     for kind, content, key, source, _, origin in checked]
-        if confirmed:  # the user confirmed this redirect: the rest of the rules still hold
-            decisions = [PolicyDecision("store", STORE_REASON) if d.verdict == "confirm" else d for d in decisions]
-        wanted = [i for i, d in enumerate(decisions) if d.verdict == "store"]
-        vectors = np.zeros((len(checked), self._embedder.dim), dtype=np.float32)
-        if wanted:
-            vectors[wanted] = self._vectors([checked[i][1] for i in wanted])
-        results = self._write(scope, checked, decisions, vectors)
-        return [self._hold(scope, entry, d.reason) if d.verdict == "confirm" else result
-                for entry, d, result in zip(checked, decisions, results)]
-
-    def _review(self, content: str) -> PolicyDecision:
-        decision = self._policy(content)
-        if getattr(decision, "verdict", None) not in ("store", "skip", "refuse", "confirm"):
-            raise MemorySetupError(f"the write policy must return a PolicyDecision (store/skip/refuse/confirm), got "
-                                   f"{decision!r}")
-        self._open()  # a policy that closed this memory (re-entrancy) leaves nothing to write to
-        return decision
-
-    def _write(
-        self, scope: Scope, checked: list[Entry], decisions: list[PolicyDecision], vectors: np.ndarray
-    ) -> list[WriteResult]:
-        """Plan the batch (duplicates, supersession, in order), then hand it to the backend as one transaction."""
-        keys = {key for _, _, key, _, _, _ in checked if key is not None}
-        texts = {(kind, key, content) for kind, content, key, _, _, _ in checked}
-        current_key, current_text = self._store.lookup(scope, keys, texts)
-        # The batch's own effect, as of each entry: key -> what is current (an id, or a batch position).
-        staged_key: dict[str, str | int] = {}
-        staged_text: dict[TextKey, MemoryRecord | int | None] = {}  # None: no longer current
-        plans: list[NewRecord] = []
-        rows: list[int] = []
-        pending: list[tuple[bool, str, MemoryRecord | int | None]] = []
-        now = self._now()
-        for row, ((kind, content, key, source, importance, origin), decision) in enumerate(zip(checked, decisions)):
-            if decision.verdict != "store":
-                pending.append((False, decision.reason, None))
-                continue
-            if not vectors[row].any():
-                pending.append((False, "skipped: no words to index, so it could never be recalled", None))
-                continue
-            text_key = (kind, key, content)
-            duplicate = staged_text[text_key] if text_key in staged_text else current_text.get(text_key)
-            if duplicate is not None:
-                pending.append((False, "", duplicate))  # reason filled in once the duplicate has an id
-                continue
-            supersedes: str | int | None = None
-            reason = decision.reason
-            if key is not None:
-                old = staged_key[key] if key in staged_key else (current_key[key].id if key in current_key else None)
-                if old is not None:
-                    supersedes = old
-                    stale = plans[old] if isinstance(old, int) else current_key[key]
-                    staged_text[(stale.kind, stale.key, stale.content)] = None
-                staged_key[key] = len(plans)
-            staged_text[text_key] = len(plans)
-            plans.append(NewRecord(kind, content, key, source, importance, now, supersedes, origin))
-            rows.append(row)
-            pending.append((True, reason, len(plans) - 1))
-        made = self._store.write(scope, plans, vectors[rows]) if plans else []
-        results = []
-        for stored, reason, ref in pending:
-            record = made[ref] if isinstance(ref, int) else ref
-            if not stored and record is not None:
-                reason = f"skipped: already remembered as {record.id}"
-            elif stored and record is not None:
-                plan = plans[ref]  # type: ignore[index]
-                if plan.supersedes is not None:
-                    old_id = made[plan.supersedes].id if isinstance(plan.supersedes, int) else plan.supersedes
-                    reason = f"{reason} (supersedes {old_id})"
-            results.append(WriteResult(stored, reason, record))
-        return results
 
     # ----------------------------------------------------------------- reading
 

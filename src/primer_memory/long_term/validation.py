@@ -31,9 +31,11 @@ def check_scope(scope: object) -> Scope:
 
 
 def check_kind(kind: object) -> str:
-    if kind not in KINDS:
-        raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))}; got {kind!r}")
-    return kind  # type: ignore[return-value]
+    """One of KINDS, as a plain str: a subclass could compare equal here and differently later (the provenance
+    rule asks `kind == "procedural"`), so only the exact type is accepted, and the canonical value is returned."""
+    if type(kind) is not str or kind not in KINDS:
+        raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))} (a plain string); got {kind!r:.60}")
+    return KINDS[KINDS.index(kind)]
 
 
 def check_kinds(kinds: object) -> tuple[str, ...]:

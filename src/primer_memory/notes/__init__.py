@@ -7,6 +7,7 @@ from .errors import (
     NoteConflict,
     NoteNotFound,
     NoteNotText,
+    NoteRefused,
     NotesError,
     NotesSetupError,
     NoteTooLarge,
@@ -16,5 +17,5 @@ from .errors import (
 )
 from .tool import MemoryNotes
 
-__all__ = ["InvalidText", "MemoryNotes", "NoteConflict", "NoteNotFound", "NoteNotText", "NotesError",
-           "NotesSetupError", "NoteTooLarge", "TextNotFound", "TextNotUnique", "UnsafePath"]
+__all__ = ["InvalidText", "MemoryNotes", "NoteConflict", "NoteNotFound", "NoteNotText", "NoteRefused",
+           "NotesError", "NotesSetupError", "NoteTooLarge", "TextNotFound", "TextNotUnique", "UnsafePath"]

@@ -6,8 +6,8 @@ Messages name a virtual path (`/memories/...`) or the root exactly as the caller
 
 from __future__ import annotations
 
-__all__ = ["InvalidLine", "InvalidText", "NoteConflict", "NoteNotFound", "NoteNotText", "NoteTooLarge", "NotesError",
-           "NotesSetupError", "NotesStorageError", "TextNotFound", "TextNotUnique", "UnsafePath"]
+__all__ = ["InvalidLine", "InvalidText", "NoteConflict", "NoteNotFound", "NoteNotText", "NoteRefused", "NoteTooLarge",
+           "NotesError", "NotesSetupError", "NotesStorageError", "TextNotFound", "TextNotUnique", "UnsafePath"]
 
 
 class NotesError(Exception):
@@ -23,6 +23,15 @@ class NoteNotFound(NotesError, KeyError):
 
     def __str__(self) -> str:  # KeyError would print the message with quotes around it
         return str(self.args[0]) if self.args else ""
+
+
+class NoteRefused(NotesError, ValueError):
+    """The write gate refused the text or the path: a credential or sensitive identifier, or, from anyone but the
+    user, an instruction or a redirect. Nothing was written; `reason` says why, without repeating the secret."""
+
+    def __init__(self, message: str, *, reason: str = "", detector: str | None = None):
+        super().__init__(message)
+        self.reason, self.detector = reason or message, detector
 
 
 class NoteTooLarge(NotesError, ValueError):

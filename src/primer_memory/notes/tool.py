@@ -21,13 +21,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..policy.default import default_policy
+from ..policy.gate import decide
+from ..policy.provenance import PROVENANCES
 from .errors import (
     InvalidLine,
     InvalidText,
     NoteConflict,
     NoteNotFound,
     NoteNotText,
+    NoteRefused,
     NotesError,
     NotesSetupError,
     NotesStorageError,
@@ -46,6 +51,7 @@ __all__ = [
     "NoteConflict",
     "NoteNotFound",
     "NoteNotText",
+    "NoteRefused",
     "NoteTooLarge",
     "NotesError",
     "NotesSetupError",
@@ -91,13 +97,27 @@ class MemoryNotes:
     `root` is created if missing and resolved once; every later path must resolve
     inside it. Notes are UTF-8 text of at most `max_bytes` bytes. A root that cannot
     serve (a file, a link to nothing, a folder that cannot be made) raises NotesSetupError.
+
+    Every write (create, str_replace, insert, and rename's new path) passes the write gate, as a memory does:
+    `policy` over the note as it would be and its path (default: `review`), then the provenance rule for who
+    writes. `provenance` is the assistant's by default, because the model is what calls a notes tool; an
+    application writing its user's own words says `provenance="user"`. A refused write raises NoteRefused and
+    changes nothing.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, max_bytes: int = MAX_NOTE_BYTES):
+    def __init__(self, root: str | os.PathLike[str], *, max_bytes: int = MAX_NOTE_BYTES,
+                 policy: Any = None, provenance: str = "assistant"):
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
             raise NotesSetupError(f"max_bytes must be a positive integer, got {max_bytes!r}")
+        if policy is not None and not callable(policy):
+            raise NotesSetupError(f"policy must be a function of a text returning a PolicyDecision, got {policy!r:.60}")
+        if type(provenance) is not str or provenance not in PROVENANCES:
+            raise NotesSetupError(f"provenance must be one of {', '.join(map(repr, PROVENANCES))} (who writes these "
+                                  f"notes); got {provenance!r:.60}")
         self._root = open_root(root)
         self.max_bytes = max_bytes
+        self.provenance = provenance
+        self._policy = default_policy if policy is None else policy
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:  # the host path stays out of notebook output
@@ -240,7 +260,7 @@ class MemoryNotes:
             if os.path.isdir(target.real):
                 raise NoteConflict(f"{target.virtual} is a folder; a note cannot replace it")
             existed = os.path.lexists(target.real)
-            self._write(target, data)
+            self._write(target, data, text)
         return f"{'overwrote' if existed else 'created'} {target.virtual} ({len(data)} bytes)"
 
     def str_replace(self, path: str, old: str, new: str) -> str:
@@ -259,8 +279,9 @@ class MemoryNotes:
             if count > 1:
                 raise TextNotUnique(f"the text to replace occurs {count} times in {target.virtual}; include more "
                                     "of the surrounding text so it occurs once")
-            data = self._encode(content.replace(old, new, 1), target)
-            self._write(target, data)
+            edited = content.replace(old, new, 1)
+            data = self._encode(edited, target)
+            self._write(target, data, edited, new)
         return f"edited {target.virtual} ({len(data)} bytes)"
 
     def insert(self, path: str, line: int, text: str) -> str:
@@ -277,7 +298,7 @@ class MemoryNotes:
                 lines[-1] += "\n"
             lines.insert(line, text if text.endswith("\n") else text + "\n")
             data = self._encode("".join(lines), target)
-            self._write(target, data)
+            self._write(target, data, "".join(lines), text)
         return f"inserted {len(text.splitlines()) or 1} line(s) after line {line} of {target.virtual}"
 
     def delete(self, path: str) -> str:
@@ -307,6 +328,7 @@ class MemoryNotes:
             moved = os.path.realpath(source.joined) if not os.path.islink(source.joined) else source.joined
             if is_inside(dest.real, moved):
                 raise NoteConflict(f"cannot move {source.virtual} into itself")
+            self._gate("", dest)  # a note's path is stored text too
             created = self._make_parents(os.path.dirname(dest.real), dest)
             try:
                 os.rename(source.joined, dest.real)
@@ -343,8 +365,22 @@ class MemoryNotes:
             raise
         return created
 
-    def _write(self, target: _Target, data: bytes) -> None:
-        """Write through a temporary file and os.replace, so a failure leaves the old note (or none), never half."""
+    def _gate(self, text: str, target: _Target, edit: str | None = None) -> None:
+        """The write gate over a note as it would be, its path and the edit itself; NoteRefused if it says no.
+
+        A note is not a candidate memory, so "not worth remembering" does not stop it; a refusal does, and so
+        does a redirect from the user, which a note cannot hold for confirmation as long-term memory does.
+        """
+        decision = decide(self._policy, text, kind="semantic", provenance=self.provenance,
+                          fields={"path": target.virtual, "edit": edit}, worth=False)
+        if decision.verdict in ("refuse", "confirm"):
+            raise NoteRefused(f"nothing was written to {target.virtual}: {decision.reason}", reason=decision.reason,
+                              detector=decision.detector)
+
+    def _write(self, target: _Target, data: bytes, text: str, edit: str | None = None) -> None:
+        """The one write path of the notes: the gate, then a temporary file and os.replace, so a refusal leaves
+        everything as it was and a failure leaves the old note (or none), never half of one."""
+        self._gate(text, target, edit)
         folder = os.path.dirname(target.real)
         created = self._make_parents(folder, target)
         tmp = None

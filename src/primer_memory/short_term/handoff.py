@@ -146,5 +146,7 @@ def write_handoff(messages: Sequence[Message], previous_note: str, max_note_toke
         text = ""
     promoted = []
     if long_term is not None:
-        promoted = [long_term.remember(scope, "semantic", fact, source="hand-off") for fact in facts]
+        # the facts are the user's own sentences (durable_facts reads user turns only): the user's provenance
+        promoted = [long_term.remember(scope, "semantic", fact, source="hand-off", provenance="user")
+                    for fact in facts]
     return Handoff(text, kept, refused, len(messages), promoted)
