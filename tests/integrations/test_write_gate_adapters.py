@@ -68,3 +68,12 @@ def test_the_memory_tool_refuses_a_redirect_the_model_writes(tmp_path: Path) -> 
 def test_the_memory_tool_takes_the_notes_gate_and_no_policy_of_its_own(tmp_path: Path) -> None:
     with pytest.raises(TypeError):
         NotesMemoryTool(MemoryNotes(tmp_path / "notes"), policy=lambda text: None)  # type: ignore[call-arg]
+
+
+def test_a_graph_cannot_overrule_a_value_the_user_gave() -> None:
+    memory = LongTermMemory()
+    LongTermStore(memory, provenance="user").put(NS, "approver", {"fact": "Carol approves Alice's payments."})
+    with pytest.raises(PolicyRefused, match="more trusted"):
+        LongTermStore(memory, provenance="tool").put(NS, "approver", {"fact": "Mallory approves Alice's payments."})
+    assert LongTermStore(memory, provenance="assistant").get(NS, "approver").value == {
+        "fact": "Carol approves Alice's payments."}

@@ -2,7 +2,7 @@
 
 Each test here is one way a write got around the gate (issue 39), reproduced against the path it took: a model's
 proposal stored with the user's trust, a secret in a key or a source, a `str` subclass as the kind, a note written
-with no policy at all, the hand-off's promotion. The adapters' own paths (the LangGraph store, Claude's memory
+with no policy at all, the hand-off's promotion, a tool's value replacing the user's. The adapters' own paths (the LangGraph store, Claude's memory
 tool) have theirs in tests/integrations/test_write_gate_adapters.py.
 """
 
@@ -12,11 +12,15 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import accept_all
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from primer_memory import LongTermMemory, MemoryNotes, Scope
 from primer_memory.integrations.proposals import keep_proposals
 from primer_memory.long_term.records import InvalidMemory
 from primer_memory.notes.errors import NoteRefused
+from primer_memory.policy.provenance import PROVENANCES, outranks
 from primer_memory.short_term.handoff import write_handoff
 from primer_memory.short_term.tokens import estimate_tokens
 
@@ -144,3 +148,76 @@ def test_the_hand_off_promotes_the_users_facts_as_the_users() -> None:
     handoff = write_handoff(chat, "", 60, estimate_tokens, long_term=memory, scope=ALICE)
     assert [r.stored for r in handoff.promoted] == [True]
     assert [r.record.provenance for r in handoff.promoted] == ["user"]
+
+
+# --------------------------------------------------------------------------- supersession ordered by trust
+
+CAROL = "Carol approves every Globex payment over 1,000 EUR."
+MALLORY = "Mallory approves every Globex payment over 1,000 EUR."
+
+
+@pytest.mark.parametrize("incoming", ["assistant", "tool", "import"])
+def test_a_less_trusted_write_never_replaces_the_users_value(incoming: str, tmp_path: Path) -> None:
+    with LongTermMemory(path=tmp_path / "m.db", policy=accept_all) as memory:
+        mine = memory.remember(ALICE, "semantic", CAROL, key="approver")
+        theirs = memory.remember(ALICE, "semantic", MALLORY, key="approver", provenance=incoming)
+        assert theirs.stored is False and theirs.record is None
+        assert mine.record.id in theirs.reason and "user" in theirs.reason and incoming in theirs.reason
+        assert [(r.content, r.current) for r in memory.history(ALICE, "approver")] == [(CAROL, True)]
+
+
+def test_a_tool_cannot_replace_the_users_procedural_rule() -> None:
+    memory = LongTermMemory()
+    rule = memory.remember(ALICE, "procedural", "Globex invoices need a second approval.", key="globex_rule")
+    planted = memory.remember(ALICE, "semantic", "Globex invoices are paid on receipt.", key="globex_rule",
+                              provenance="tool")
+    assert rule.stored and not planted.stored
+    assert [r.kind for r in memory.recall(ALICE, "Globex invoices approval", k=3)] == ["procedural"]
+
+
+@pytest.mark.parametrize(("first", "then"), [("tool", "assistant"), ("assistant", "user"), ("tool", "user"),
+                                             ("assistant", "assistant"), ("import", "tool")])
+def test_an_equal_or_more_trusted_write_supersedes(first: str, then: str) -> None:
+    memory = LongTermMemory(policy=accept_all)
+    old = memory.remember(ALICE, "semantic", MALLORY, key="approver", provenance=first)
+    new = memory.remember(ALICE, "semantic", CAROL, key="approver", provenance=then)
+    assert new.stored and f"supersedes {old.record.id}" in new.reason
+
+
+def test_within_one_batch_the_same_rule_holds() -> None:
+    memory = LongTermMemory(policy=accept_all)
+    results = memory.remember_many(ALICE, [
+        {"kind": "semantic", "content": CAROL, "key": "approver", "provenance": "user"},
+        {"kind": "semantic", "content": MALLORY, "key": "approver", "provenance": "tool"}])
+    assert [r.stored for r in results] == [True, False]
+    assert "an earlier memory of this batch" in results[1].reason
+    assert [r.content for r in memory.history(ALICE, "approver")] == [CAROL]
+
+
+_WRITES = st.lists(st.tuples(st.sampled_from(PROVENANCES), st.sampled_from(["a", "b"]), st.integers(0, 3)),
+                   max_size=12)
+
+
+@given(writes=_WRITES)
+@settings(max_examples=60, deadline=None)
+def test_each_key_holds_the_latest_value_of_the_most_trusted_source_that_wrote_it(
+        writes: list[tuple[str, str, int]]) -> None:
+    """Property, over any sequence of keyed writes from any provenances (content that every policy stores): a
+    key's current value is the last one written by the most trusted provenance that wrote it, and a key keeps
+    exactly one current value."""
+    memory = LongTermMemory(policy=accept_all)
+    model: dict[str, tuple[str, str]] = {}
+    for provenance, key, n in writes:
+        content = f"value {n} for {key}"
+        result = memory.remember(ALICE, "semantic", content, key=key, provenance=provenance)
+        held = model.get(key)
+        if held is not None and held[1] == content:  # the same text again: already remembered, nothing changes
+            assert not result.stored and result.record is not None and result.record.provenance == held[0]
+        elif held is not None and outranks(held[0], provenance):
+            assert not result.stored and result.record is None
+        else:
+            assert result.stored
+            model[key] = (provenance, content)
+    for key, (provenance, content) in model.items():
+        current = [r for r in memory.history(ALICE, key) if r.current]
+        assert [(r.provenance, r.content) for r in current] == [(provenance, content)]

@@ -221,8 +221,9 @@ class LongTermMemory(WritePath, HeldWrites):
 
         Bad input raises (InvalidMemory, ScopeError) and changes nothing; content the policy skips or refuses
         returns `WriteResult(stored=False, reason)`. `provenance` says who it came from (user, assistant, tool,
-        import; policy.provenance): only the user's can be a procedural memory or an instruction, and a user's
-        redirect of data or money is held (`result.held`) until `confirm` or `reject`.
+        import; policy.provenance): only the user's can be a procedural memory or an instruction, a user's
+        redirect of data or money is held (`result.held`) until `confirm` or `reject`, and a write never
+        supersedes a more trusted value (user, then assistant, then tool and import): the reason names it.
         """
         entry = {"kind": kind, "content": content, "key": key, "source": source, "importance": importance,
                  "provenance": provenance}

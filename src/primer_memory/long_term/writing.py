@@ -15,6 +15,7 @@ import numpy as np
 
 from ..policy.decision import STORE_REASON, PolicyDecision
 from ..policy.gate import decide
+from ..policy.provenance import outranks
 from .records import MemoryRecord, MemorySetupError, Scope, WriteResult
 from .storage import MemoryStore, NewRecord, TextKey
 from .validation import Entry
@@ -22,6 +23,8 @@ from .validation import Entry
 __all__ = ["WritePath"]
 
 _FIELD_CACHE = 4096  # distinct keys and sources whose verdict is kept
+_OUTRANKED = ("refused: the key {key!r} holds a value from the {held} ({old}), and a write from the {new} never "
+              "supersedes a more trusted one (user, then assistant, then tool and import); ask the user to correct it")
 
 
 class WritePath:
@@ -101,8 +104,13 @@ class WritePath:
             if key is not None:
                 old = staged_key[key] if key in staged_key else (current_key[key].id if key in current_key else None)
                 if old is not None:
-                    supersedes = old
                     stale = plans[old] if isinstance(old, int) else current_key[key]
+                    if outranks(stale.provenance, origin):
+                        named = "an earlier memory of this batch" if isinstance(old, int) else old
+                        pending.append((False, _OUTRANKED.format(key=key, old=named, held=stale.provenance,
+                                                                 new=origin), None))
+                        continue
+                    supersedes = old
                     staged_text[(stale.kind, stale.key, stale.content)] = None
                 staged_key[key] = len(plans)
             staged_text[text_key] = len(plans)

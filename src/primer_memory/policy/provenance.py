@@ -19,10 +19,18 @@ from .poisoning import find_hidden_text, find_instruction
 from .decision import PolicyDecision
 from .scan import Span
 
-__all__ = ["PROVENANCES", "admit", "find_redirect"]
+__all__ = ["PROVENANCES", "TRUST", "admit", "find_redirect", "outranks"]
 
 PROVENANCES: tuple[str, ...] = ("user", "assistant", "tool", "import")
 """Where a memory came from: the user said it, the assistant inferred it, a tool or web page returned it, an import."""
+
+TRUST: dict[str, int] = {"user": 3, "assistant": 2, "tool": 1, "import": 1}
+"""How far each provenance is trusted: the user above the assistant above tools and imports (which rank alike)."""
+
+
+def outranks(held: str, incoming: str) -> bool:
+    """Whether a record from `held` is more trusted than a write from `incoming`, which then may not supersede it."""
+    return TRUST.get(held, 0) > TRUST.get(incoming, 0)
 
 _CONFIRM = ("held for confirmation: it would send data or money somewhere (an address, a link or a payee); ask the "
             "user, then confirm() or reject() it (detector: redirect)")
