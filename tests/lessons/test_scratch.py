@@ -33,3 +33,11 @@ def test_a_process_removes_its_own_folders_when_it_exits() -> None:
     code = "from primer_memory.lessons.scratch import scratch_folder; print(scratch_folder('exits'))"
     made = Path(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip())
     assert made.name.startswith("exits-") and not made.exists()
+
+
+def test_the_last_folder_takes_the_parent_with_it() -> None:
+    """The system temporary directory is left as it was found: PARENT goes once its last folder does."""
+    from helpers import run_in_empty_tmp
+
+    code = "from primer_memory.lessons.scratch import scratch_folder; print(scratch_folder('exits'))"
+    run_in_empty_tmp([sys.executable, "-c", code])

@@ -26,9 +26,16 @@ _mine: list[Path] = []
 def scratch_folder(prefix: str) -> Path:
     """A new empty folder for this process, under PARENT; folders left by dead processes are removed first."""
     reap_scratch()
-    PARENT.mkdir(exist_ok=True)
     pid = os.getpid()
-    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-{pid}-{process_started(pid) or 0}-", dir=PARENT))
+    for _ in range(10):  # another process may remove PARENT, once empty, between the two calls: try again
+        PARENT.mkdir(exist_ok=True)
+        try:
+            folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-{pid}-{process_started(pid) or 0}-", dir=PARENT))
+            break
+        except FileNotFoundError:
+            continue
+    else:
+        raise FileNotFoundError(f"could not make a scratch folder under {PARENT}")
     if not _mine:
         atexit.register(_remove_mine)
     _mine.append(folder)
@@ -43,9 +50,19 @@ def reap_scratch() -> list[Path]:
         if not pid.isdigit() or not process_alive(int(pid), None if started in ("", "0") else started):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
+    _remove_parent_if_empty()
     return removed
 
 
 def _remove_mine() -> None:
     for folder in _mine:
         shutil.rmtree(folder, ignore_errors=True)
+    _remove_parent_if_empty()
+
+
+def _remove_parent_if_empty() -> None:
+    """PARENT goes with its last folder, so nothing is left in the system temporary directory."""
+    try:
+        PARENT.rmdir()
+    except OSError:  # not empty (another process's folder), or already gone
+        pass
