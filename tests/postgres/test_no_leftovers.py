@@ -56,6 +56,17 @@ def _server_processes(folder: Path) -> list[int]:
     return [pid for pid in found if pid != os.getpid()]
 
 
+def _watchdogs(folder: Path) -> list[int]:
+    found = []
+    for pid in _server_processes(folder):
+        try:
+            if b"--watch" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def _wait_until_gone(folder: Path) -> tuple[list[int], bool]:
     deadline = time.monotonic() + BOUND
     while time.monotonic() < deadline:
@@ -119,7 +130,9 @@ def test_an_orphan_left_by_a_killed_watchdog_is_reaped_at_the_next_start(tmp_pat
     try:
         pid, dsn = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
         folder = _folder(dsn)
-        watchdogs = [p for p in _server_processes(folder) if b"--watch" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        deadline = time.monotonic() + BOUND  # on a loaded machine /proc may show the new process a moment late
+        while not (watchdogs := _watchdogs(folder)) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert len(watchdogs) == 1, "one watchdog per server"
         os.kill(watchdogs[0], signal.SIGKILL)
         os.kill(pid, signal.SIGKILL)

@@ -42,6 +42,7 @@ from langgraph.store.base import (  # noqa: E402
 )
 
 from primer_memory import KINDS, InvalidMemory, LongTermMemory, PolicyDecision, Scope, ScopeError, review  # noqa: E402
+from primer_memory.policy.gate import decide  # noqa: E402
 from primer_memory.policy.provenance import PROVENANCES  # noqa: E402
 
 __all__ = ["LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused", "PolicySkipped"]
@@ -309,7 +310,7 @@ class LongTermStore(BaseStore):
             entries = [{"kind": self.kind, "content": json.dumps(dict(op.value), ensure_ascii=False),
                         "key": _record_key(tuple(op.namespace[2:]), op.key), "source": self.source,
                         "provenance": self.provenance} for op in writes]
-            for op, result in zip(writes, self.memory.remember_many(scope, entries)):
+            for op, result in zip(writes, self.memory.remember_many(scope, entries, provenance=self.provenance)):
                 if not result.stored and result.record is None:  # a duplicate comes back with its record: fine
                     self._refuse(op, result.reason)
 
@@ -321,10 +322,16 @@ class LongTermStore(BaseStore):
         except (TypeError, ValueError) as error:
             raise InvalidMemory(f"the value for key {key!r} is not JSON ({error}); store text, numbers, lists and "
                                 "dicts only") from None
-        for path, text in _strings(dict(value)):
-            decision = self._policy(text)
+        # Every string whole, as its own text (JSON quoting could hide an instruction's start from the checks), and
+        # the key and each namespace label as stored fields, under this store's provenance: the same gate as the
+        # memory's write path, which then judges the whole value, the record key and the source once more.
+        fields = {"key": key, **{f"namespace label {i}": label for i, label in enumerate(namespace[2:], start=3)}}
+        checks = [("the key or namespace", "", fields), *((path, text, None) for path, text in _strings(dict(value)))]
+        for where, text, named in checks:
+            decision = decide(self._policy, text, kind=self.kind, provenance=self.provenance, fields=named,
+                              worth=False)
             if decision.verdict == "refuse":
-                raise PolicyRefused(f"not stored: {path} of key {key!r} in {namespace!r}: {decision.reason}",
+                raise PolicyRefused(f"not stored: {where} of key {key!r} in {namespace!r}: {decision.reason}",
                                     namespace=namespace, key=key, reason=decision.reason)
 
     def _refuse(self, op: PutOp, reason: str) -> None:

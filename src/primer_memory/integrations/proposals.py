@@ -114,7 +114,7 @@ def keep_proposals(memory: Any, scope: Scope, text: str, *, source: str = MODEL_
         entries = parse_proposals(text, source=source)
     except (ProposalError, InvalidMemory) as error:
         return ProposalReport(text, [], [], error)
-    results = memory.remember_many(scope, entries) if entries else []
+    results = memory.remember_many(scope, entries, provenance=MODEL_PROVENANCE) if entries else []
     return ProposalReport(text, entries, results)
 
 

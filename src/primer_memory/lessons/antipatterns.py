@@ -47,8 +47,9 @@ class GlobalIndexStore:
         self._rows: list[tuple[str, str, str]] = []
         self._vectors = np.zeros((0, self._embedder.dim), dtype=np.float32)
 
-    def remember(self, scope: Scope, content: str) -> None:
-        """Append to the one global index (no partition, no write policy)."""
+    def remember(self, scope: Scope, content: str, *, provenance: str) -> None:
+        """Append to the one global index (no partition, no write policy: `provenance` is asked and ignored, as
+        this design trusts every writer alike)."""
         self._rows.append((scope.tenant_id, scope.user_id, content))
         self._vectors = np.vstack([self._vectors, self._embedder.embed([content])])
 

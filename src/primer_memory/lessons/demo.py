@@ -88,7 +88,7 @@ def part3() -> None:
     print(f"export(alice): {len(partitioned.export(alice))} records; delete_user(alice) erased "
           f"{partitioned.delete_user(alice)}; Carol still has {len(partitioned.export(carol))}")
     with tempfile.TemporaryDirectory() as folder:
-        notes = MemoryNotes(folder)
+        notes = MemoryNotes(folder, provenance="assistant")  # the model's notes tool
         try:
             notes.view("/memories/../secrets")
         except UnsafePath as error:
@@ -108,7 +108,7 @@ def part2() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "memory.db"
         with LongTermMemory(path=path) as memory:
-            memory.remember_many(alice, alice_memories())
+            memory.remember_many(alice, alice_memories(), provenance="user")
             for record in memory.export(alice):
                 print(f"  {record['seq']}. {record['kind']:>10} ({KIND_NAMES[record['kind']]}): {record['content']}")
         with LongTermMemory(path=path) as reopened:  # a new store object on the same file
@@ -211,7 +211,7 @@ def part6() -> None:
             except PolicyRefused as refused:
                 print(f"LangGraph store put {key!r}: PolicyRefused ({refused.reason[:48]}...)")
 
-        tool = NotesMemoryTool(MemoryNotes(Path(folder) / "notes"))
+        tool = NotesMemoryTool(MemoryNotes(Path(folder) / "notes", provenance="assistant"))
         try:
             tool.call({"command": "view", "path": "/memories/../secrets.txt"})
         except MemoryToolError as error:

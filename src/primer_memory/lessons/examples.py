@@ -153,7 +153,7 @@ def alice_store(path: object = None, **kwargs: object) -> "LongTermMemory":
     from ..long_term.memory import LongTermMemory
 
     memory = LongTermMemory(path=path, **kwargs)  # type: ignore[arg-type]
-    memory.remember_many(alice_scope(), alice_memories())
+    memory.remember_many(alice_scope(), alice_memories(), provenance="user")  # Alice's own words
     return memory
 
 
@@ -203,8 +203,8 @@ def safety_world(path: object = None) -> tuple["LongTermMemory", "GlobalIndexSto
     naive = GlobalIndexStore(partitioned.embedder)
     for (tenant, user), memory in SAFETY_MEMORIES:
         scope = Scope(tenant, user)
-        partitioned.remember(scope, **memory)  # type: ignore[arg-type]
-        naive.remember(scope, str(memory["content"]))
+        partitioned.remember(scope, **memory, provenance="user")  # type: ignore[arg-type]  (each user's own words)
+        naive.remember(scope, str(memory["content"]), provenance="user")
     return partitioned, naive
 
 

@@ -128,7 +128,8 @@ def recall_at_1(embedder: object, questions: list[tuple[str, int]], memories: tu
 
     scope = Scope("paraphrases", "bench")
     memory = LongTermMemory(embedder=embedder, policy=lambda _: PolicyDecision("store", "stored: labelled set"))  # type: ignore[arg-type]
-    ids = [r.record.id for r in memory.remember_many(scope, [{"kind": k, "content": c} for k, c in memories])]  # type: ignore[union-attr]
+    ids = [r.record.id for r in memory.remember_many(scope, [{"kind": k, "content": c} for k, c in memories],
+                                                              provenance="user")]  # type: ignore[union-attr]
     rows = []
     for question, target in questions:
         scores = {r.id: s for r, s in memory.similarities(scope, question)}

@@ -77,9 +77,9 @@ def rls_world(dsn: str | None = None, schema: str = "notebook5") -> RlsWorld:
     drop_schema(admin, schema)
     memory = memory_on_postgres(admin, schema=schema)
     for (tenant, user), entry in SAFETY_MEMORIES:
-        memory.remember(Scope(tenant, user), **entry)
+        memory.remember(Scope(tenant, user), **entry, provenance="user")  # type: ignore[arg-type]
     for caller, note in OWN_NOTES.items():
-        memory.remember(CALLERS[caller], "semantic", note)
+        memory.remember(CALLERS[caller], "semantic", note, provenance="user")
     return RlsWorld(admin, schema, memory, memory.store)
 
 

@@ -75,7 +75,7 @@ def hnsw_tradeoff(
     """
     from ..long_term.embedding import HashingEmbedder
     from ..postgres import local_server
-    from ..long_term.storage import NewRecord
+    from ..long_term.memory import LongTermMemory
     from ..long_term.storage.postgres import PostgresStore, drop_schema
 
     admin = local_server() if dsn is None else dsn
@@ -84,11 +84,12 @@ def hnsw_tradeoff(
     store = PostgresStore(admin, embedder_name=embedder.name, dim=embedder.dim, schema=schema, pool_size=1)
     try:
         texts = synthetic_texts(tenants * per_tenant)
-        vectors = embedder.embed(texts)
+        memory = LongTermMemory(embedder=embedder, store=store)  # the one write path: synthetic text is judged too
         for t in range(tenants):
             rows = range(t * per_tenant, (t + 1) * per_tenant)
-            store.write(Scope(f"tenant-{t:02d}", "user"),
-                        [NewRecord(KINDS[i % 3], texts[i], None, "synthetic", 5) for i in rows], vectors[list(rows)])
+            memory.remember_many(Scope(f"tenant-{t:02d}", "user"),  # imported data: facts and events, no how-tos
+                                 [{"kind": ("episodic", "semantic")[i % 2], "content": texts[i], "source": "synthetic"}
+                                  for i in rows], provenance="import")
         rng = np.random.default_rng(7)
         asks = [(Scope(f"tenant-{int(rng.integers(0, tenants)):02d}", "user"),
                  embedder.embed([" ".join(texts[int(rng.integers(0, len(texts)))].split()[:4])])[0])

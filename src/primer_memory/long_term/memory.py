@@ -225,18 +225,20 @@ class LongTermMemory(WritePath, HeldWrites):
         redirect of data or money is held (`result.held`) until `confirm` or `reject`, and a write never
         supersedes a more trusted value (user, then assistant, then tool and import): the reason names it.
         """
-        entry = {"kind": kind, "content": content, "key": key, "source": source, "importance": importance,
-                 "provenance": provenance}
-        return self.remember_many(scope, [entry])[0]
+        entry = {"kind": kind, "content": content, "key": key, "source": source, "importance": importance}
+        return self.remember_many(scope, [entry], provenance=provenance)[0]
 
-    def remember_many(self, scope: Scope, entries: Iterable[Mapping[str, Any]]) -> list[WriteResult]:
+    def remember_many(self, scope: Scope, entries: Iterable[Mapping[str, Any]], *,
+                      provenance: str | None = None) -> list[WriteResult]:
         """Several `remember` calls in one transaction: all are checked before any is written.
 
         Each entry is a mapping with `kind` and `content`, and optionally `key`,
         `source`, `importance` and `provenance`. Results come back in the same order.
+        `provenance=` says who the whole batch comes from (code inside the package always says it); an entry
+        that names another provenance is refused (InvalidMemory), so a batch cannot smuggle in the user's trust.
         """
         check_scope(scope)
-        checked = check_entries(entries)
+        checked = check_entries(entries, provenance=provenance)
         with self._lock:
             return self._remember_checked(scope, checked)
 

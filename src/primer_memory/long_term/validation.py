@@ -88,17 +88,30 @@ def _check_text(text: str, what: str) -> None:
                             "cannot be stored; decode the bytes it came from with errors='replace'")
 
 
-def check_entries(entries: object) -> list[Entry]:
-    """Every entry of a `remember_many` batch, checked before any is written (all or nothing)."""
+def check_entries(entries: object, *, provenance: str | None = None) -> list[Entry]:
+    """Every entry of a `remember_many` batch, checked before any is written (all or nothing).
+
+    With `provenance`, every entry comes from it: an entry without one gets it, one naming another is refused.
+    """
     if isinstance(entries, Mapping):
         raise InvalidMemory("remember_many takes a list of memories; wrap a single one as [entry]")
     if isinstance(entries, (str, bytes, bytearray)) or not isinstance(entries, Iterable):
         raise InvalidMemory(f"remember_many takes a list of memories (mappings with kind and content), "
                             f"got {type(entries).__name__}")
-    return [check_entry(e, f"memory {i}") for i, e in enumerate(entries)]
+    if provenance is not None:
+        _check_provenance(provenance, "remember_many")
+    checked = [check_entry(e, f"memory {i}", batch=provenance) for i, e in enumerate(entries)]
+    return checked
 
 
-def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
+def _check_provenance(provenance: object, where: str) -> str:
+    if type(provenance) is not str or provenance not in PROVENANCES:
+        raise InvalidMemory(f"{where}: provenance must be one of {', '.join(map(repr, PROVENANCES))} (where the "
+                            f"memory came from); got {provenance!r:.60}")
+    return provenance
+
+
+def check_entry(entry: Mapping[str, Any], where: str, *, batch: str | None = None) -> Entry:
     allowed = {"kind", "content", "key", "source", "importance", "provenance"}
     if not isinstance(entry, Mapping):
         raise InvalidMemory(f"{where}: each memory must be a mapping with kind and content, got {type(entry).__name__}")
@@ -120,10 +133,10 @@ def check_entry(entry: Mapping[str, Any], where: str) -> Entry:
     importance = entry.get("importance", DEFAULT_IMPORTANCE)
     if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
         raise InvalidMemory(f"{where}: importance must be a whole number from 1 to 10; got {importance!r}")
-    provenance = entry.get("provenance", "user")
-    if type(provenance) is not str or provenance not in PROVENANCES:
-        raise InvalidMemory(f"{where}: provenance must be one of {', '.join(map(repr, PROVENANCES))} (where the "
-                            f"memory came from); got {provenance!r:.60}")
+    provenance = _check_provenance(entry.get("provenance", batch or "user"), where)
+    if batch is not None and provenance != batch:
+        raise InvalidMemory(f"{where}: the entry says provenance {provenance!r}, but the batch comes from {batch!r}; "
+                            "write memories from different sources in separate batches")
     return kind, content, key, source, importance, provenance
 
 

@@ -461,7 +461,7 @@ def example_notes(root: str | os.PathLike[str], *, with_escape_link: bool = Fals
     The link stands for a mistake on the host (a symlink someone left in the store); the
     tool must refuse to follow it. It points to a sibling folder `<root>-outside` holding a decoy.
     """
-    notes = MemoryNotes(root)
+    notes = MemoryNotes(root, provenance="assistant")  # the notes an agent would have written
     notes.create("/memories/progress.md", "Reconciling September invoices: 3 of 4 matched.\nNext: Globex.\n")
     notes.create("/memories/alice/preferences.md", "Alice's fiscal year starts in April.\n"
                  "Alice approves travel for her team.\n")
