@@ -124,7 +124,7 @@ def run_attack(world: RlsWorld, caller: Scope, attack: str, forgot_where: bool) 
     if "question" in params:
         params["q"] = world.memory.embedder.embed([params["question"]])[0]
     signed = world.store.signer.sign(caller)
-    with scoped_transaction(world.store.pool, signed) as conn:
+    with scoped_transaction(world.store.pool, signed, world.store.pins) as conn:  # as the store opens a unit
         locked = conn.execute(statement, params).fetchall()
     with psycopg.connect(world.admin_dsn, autocommit=True) as admin, admin.transaction():
         register_vector(admin)

@@ -39,7 +39,8 @@ from .pg_search import (  # noqa: F401 - the search statements, importable from 
     HnswSettings,
     SearchMixin,
 )
-from .pg_pool import APP_ROLE, SCOPE_SQL, application_dsn, connect_pool, scope_settings, scoped_transaction
+from .pg_pool import (APP_ROLE, SCOPE_SQL, SessionPins, application_dsn, connect_pool, extension_schema,
+                      scope_settings, scoped_transaction, search_path)
 from .pg_scope import ScopeSigner, SignedScope
 from .postgres_schema import (MIGRATIONS, OWNER_ROLE, SCHEMA_VERSION, PostgresSetupError, check_schema, drop_schema,
                               setup, setup_store, table_names)
@@ -158,6 +159,7 @@ class PostgresStore(SearchMixin):
                 self.pool.close()
                 raise PostgresSetupError("the application connected as a role that bypasses row-level security; "
                                          f"connect as {APP_ROLE} (give the administrator DSN as dsn=)")
+            self.pins = SessionPins(search_path=search_path(self.schema, *extension_schema(conn)))
 
     def __repr__(self) -> str:
         return f"PostgresStore(schema={self.schema!r})"
@@ -172,7 +174,7 @@ class PostgresStore(SearchMixin):
         return composed
 
     def _unit(self, scope: Scope) -> Any:
-        return scoped_transaction(self.pool, self.signer.sign(scope))
+        return scoped_transaction(self.pool, self.signer.sign(scope), self.pins)
 
     def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
         rid, seq, kind, content, key, source, sup, imp, created, last, gone, origin = row[:12]
