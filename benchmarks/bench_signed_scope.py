@@ -3,8 +3,10 @@
 Two copies of one table (1,000 tenants x 20 rows) on the embedded server, read by the
 application role: one under the store's policy (the signature checked by
 `signed_scope()` once per statement), one under the old policy on plain settings
-(`current_setting('app.tenant_id')`). Each transaction sets the scope, then runs the
-same point lookups; the figure to read is the ratio of the two, measured in one run.
+(`current_setting('app.tenant_id')`). Each transaction sets the scope (the signed one is
+bound to its transaction: one statement to learn which transaction it is, one to set it),
+then runs the same point lookups; the figure to read is the ratio of the two, measured in
+one run, and the extra statement the binding costs, timed alone.
 
 Run: .venv/bin/python benchmarks/bench_signed_scope.py
 """
@@ -51,9 +53,8 @@ def run(app: psycopg.Connection, schema: str, table: str, signer: pg_scope.Scope
     for i in range(100):
         tenant = f"t{i % TENANTS + 1}"
         with app.transaction():
-            if table == "signed":
-                app.execute(pg_scope.SCOPE_SQL, (signer.sign(type("S", (), {"tenant_id": tenant,
-                                                                             "user_id": "u"})()).token,))
+            if table == "signed":  # the store's way: which transaction this is, then the scope signed for it
+                signer.bind(app, type("S", (), {"tenant_id": tenant, "user_id": "u"})())
             else:
                 app.execute("SELECT set_config('app.tenant_id', %s, true), set_config('app.user_id', 'u', true)",
                             (tenant,))
@@ -74,12 +75,20 @@ def main() -> None:
             for _ in range(REPEATS):
                 for table in ("plain", "signed"):
                     times[table].append(run(app, schema, table, signer))
+            round_trip = []
+            for _ in range(size(2_000, 20)):  # what binding the token adds: one more statement per transaction
+                start = time.perf_counter()
+                app.execute(pg_scope.TRANSACTION_SQL).fetchone()
+                round_trip.append(time.perf_counter() - start)
         per = {t: statistics.median(v) / (100 * (LOOKUPS + 1)) * 1e6 for t, v in times.items()}
         print(f"{TENANTS} tenants x {ROWS} rows; 100 transactions of 1 scope + {LOOKUPS} point lookups, "
               f"median of {REPEATS}")
         print(f"plain setting (forgeable):  {per['plain']:7.1f} us per statement")
         print(f"signed scope (HMAC check): {per['signed']:7.1f} us per statement")
         print(f"ratio signed / plain: {per['signed'] / per['plain']:.2f}x")
+        extra = statistics.median(round_trip) * 1e6
+        print(f"binding the token to its transaction: one more statement per transaction (TRANSACTION_SQL), "
+              f"{extra:.1f} us median, {extra / per['plain']:.2f}x one plain statement; included above")
     finally:
         drop_schema(admin, schema)
 

@@ -64,8 +64,7 @@ def test_a_statement_alice_prepares_is_gone_before_bob_borrows_the_session(world
 
 
 def test_a_session_scope_alice_plants_serves_no_borrower(world: LongTermMemory) -> None:
-    token = world.store.signer.sign(ALICE).token  # type: ignore[attr-defined]
-    _inject(world, f"SELECT set_config('app.scope', '{token}', false)")
+    _inject(world, "SELECT set_config('app.scope', current_setting('app.scope'), false)")  # her token, kept
     with world.store.pool.connection() as conn:  # type: ignore[attr-defined]  (a borrower that sets no scope)
         assert conn.execute("SELECT current_setting('app.scope', true)").fetchone()[0] in (None, "")
         rows = conn.execute(f"SELECT count(*) FROM {world.store.schema}.records").fetchone()[0]  # type: ignore[attr-defined]

@@ -59,7 +59,7 @@ class SignedPool:
         self.pool, self.signer = pool, signer
 
     def unit(self, scope: Scope) -> Any:
-        return pg.scoped_transaction(self.pool, self.signer.sign(scope))
+        return pg.scoped_transaction(self.pool, self.signer, scope)
 
     def connection(self) -> Any:
         return self.pool.connection()

@@ -61,7 +61,7 @@ def _alices_rows(world: RlsWorld) -> list[tuple[str, ...]]:
 def test_the_issues_stacked_injection_reads_none_of_alices_memories(world: RlsWorld) -> None:
     s = world.schema
     pasted = f"x'; {BECOME_ALICE}; SELECT tenant_id, user_id, content FROM {s}.records; --"
-    with pg.scoped_transaction(world.store.pool, world.store.signer.sign(CAROL)) as conn:
+    with pg.scoped_transaction(world.store.pool, world.store.signer, CAROL) as conn:
         rows = _all_results(conn, f"SELECT tenant_id, user_id, content FROM {s}.records WHERE content = '{pasted}'")
     contents = [r for r in rows if len(r) == 3]
     assert contents == [("globex", "carol", "Globex prefers invoices in euros.")]
@@ -72,7 +72,7 @@ def test_an_inline_set_config_subquery_in_one_select_reads_none_of_alices_memori
     s = world.schema
     statement = (f"SELECT tenant_id, user_id, content FROM {s}.records WHERE (SELECT set_config('app.tenant_id',"
                  "'acme',true) || set_config('app.user_id','alice',true)) IS NOT NULL")
-    with pg.scoped_transaction(world.store.pool, world.store.signer.sign(CAROL)) as conn:
+    with pg.scoped_transaction(world.store.pool, world.store.signer, CAROL) as conn:
         assert conn.execute(statement).fetchall() == [("globex", "carol", "Globex prefers invoices in euros.")]
 
 
@@ -87,7 +87,7 @@ def test_an_injected_write_after_becoming_alice_changes_none_of_her_rows(world: 
     before = _alices_rows(world)
     pasted = f"x'; {BECOME_ALICE}; {write.format(s=s)}; --"
     try:
-        with pg.scoped_transaction(world.store.pool, world.store.signer.sign(CAROL)) as conn:
+        with pg.scoped_transaction(world.store.pool, world.store.signer, CAROL) as conn:
             _all_results(conn, f"SELECT tenant_id, user_id, content FROM {s}.records WHERE content = '{pasted}'")
             raise psycopg.Rollback()  # Carol's own row may have changed: leave the world as it was
     except psycopg.errors.InsufficientPrivilege as refused:
@@ -96,24 +96,27 @@ def test_an_injected_write_after_becoming_alice_changes_none_of_her_rows(world: 
 
 
 @pytest.mark.parametrize("forged", [
-    lambda signed: "v1.99999999999.61636d65.616c696365." + "0" * 64,  # Alice's names, a made-up signature
-    lambda signed: signed.token.replace("676c6f626578", "61636d65"),  # Carol's token, tenant swapped for acme
-    lambda signed: pg_scope.ScopeSigner(b"k" * 32).sign(ALICE).token,  # signed with another key
-    lambda signed: "v1.1." + signed.token.split(".", 2)[2],  # Carol's token with an expiry in the past
-    lambda signed: "garbage",
+    lambda signer, tx: "v2.99999999999.1.1.61636d65.616c696365." + "0" * 64,  # Alice's names, a made-up signature
+    lambda signer, tx: signer.sign(CAROL, tx).token.replace("676c6f626578", "61636d65"),  # tenant swapped for acme
+    lambda signer, tx: pg_scope.ScopeSigner(b"k" * 32).sign(ALICE, tx).token,  # signed with another key
+    lambda signer, tx: "v2.1." + signer.sign(CAROL, tx).token.split(".", 2)[2],  # an expiry in the past
+    lambda signer, tx: signer.sign(CAROL, (tx[0], tx[1] - 1)).token,  # genuine, for an earlier transaction
+    lambda signer, tx: signer.sign(CAROL, (tx[0] + 1, tx[1])).token,  # genuine, for another server process
+    lambda signer, tx: "garbage",
 ])
-def test_a_forged_or_tampered_scope_stops_the_statement(world: RlsWorld, forged: Any) -> None:
+def test_a_forged_tampered_or_foreign_scope_stops_the_statement(world: RlsWorld, forged: Any) -> None:
     s = world.schema
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="app.scope|signed"):
-        with pg.scoped_transaction(world.store.pool, world.store.signer.sign(CAROL)) as conn:
-            conn.execute(pg_scope.SCOPE_SQL, (forged(world.store.signer.sign(CAROL)),))
+        with pg.scoped_transaction(world.store.pool, world.store.signer, CAROL) as conn:
+            tx = tuple(conn.execute(pg_scope.TRANSACTION_SQL).fetchone())
+            conn.execute(pg_scope.SCOPE_SQL, (forged(world.store.signer, tx),))
             conn.execute(f"SELECT content FROM {s}.records").fetchall()
 
 
 def test_an_expired_signed_scope_is_refused(world: RlsWorld) -> None:
-    stale = pg_scope.ScopeSigner(world.store.signer._key, clock=lambda: time.time() - 3600).sign(CAROL)
+    stale = pg_scope.ScopeSigner(world.store.signer._key, clock=lambda: time.time() - 3600)
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="expired"):
-        with pg.scoped_transaction(world.store.pool, stale) as conn:
+        with pg.scoped_transaction(world.store.pool, stale, CAROL) as conn:
             conn.execute(f"SELECT content FROM {world.schema}.records").fetchall()
 
 
@@ -133,16 +136,20 @@ def test_the_application_role_cannot_read_the_key(world: RlsWorld) -> None:
         assert conn.execute("SELECT current_user").fetchone()[0] == pg.APP_ROLE
 
 
-def test_a_plain_scope_is_refused_where_a_signed_one_is_needed(world: RlsWorld) -> None:
-    with pytest.raises(pg_scope.UnsignableScope, match="sign"):
-        with pg.scoped_transaction(world.store.pool, CAROL):
+def test_a_unit_of_work_signs_for_itself_and_takes_no_token_signed_elsewhere(world: RlsWorld) -> None:
+    earlier = world.store.signer.sign(CAROL, (1, 1))
+    with pytest.raises(pg_scope.UnsignableScope, match="transaction"):
+        with pg.scoped_transaction(world.store.pool, world.store.signer, earlier):
+            pass
+    with pytest.raises(pg_scope.UnsignableScope, match="ScopeSigner"):
+        with pg.scoped_transaction(world.store.pool, earlier, CAROL):  # type: ignore[arg-type]
             pass
 
 
 @pytest.mark.parametrize("tenant,user", [("", ""), ("", "alice"), ("acme", "")])
 def test_no_one_signs_an_empty_scope(world: RlsWorld, tenant: str, user: str) -> None:
     with pytest.raises(pg_scope.UnsignableScope, match="unset scope"):
-        world.store.signer.sign(type("S", (), {"tenant_id": tenant, "user_id": user})())
+        world.store.signer.sign(type("S", (), {"tenant_id": tenant, "user_id": user})(), (1, 1))
 
 
 def test_an_empty_scope_is_refused_by_the_tables_even_for_the_administrator(world: RlsWorld) -> None:
@@ -183,8 +190,8 @@ names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",), exclude
 def test_the_database_reads_back_exactly_the_names_that_were_signed(world: RlsWorld, tenant: str, user: str) -> None:
     """Property over any non-empty names (dots, quotes, '%', look-alikes, any Unicode but NUL): what the
     database verifies is exactly the tenant and user signed, never a shifted or merged field."""
-    signed = world.store.signer.sign(type("S", (), {"tenant_id": tenant, "user_id": user})())
-    with pg.scoped_transaction(world.store.pool, signed) as conn:
+    caller = type("S", (), {"tenant_id": tenant, "user_id": user})()
+    with pg.scoped_transaction(world.store.pool, world.store.signer, caller) as conn:
         assert conn.execute(f"SELECT * FROM {world.schema}.signed_scope()").fetchone() == (tenant, user)
 
 

@@ -22,7 +22,8 @@ PLAIN_POLICY = ("tenant_id = current_setting('app.tenant_id', true) AND "
 """The policy keyed on plain settings, as the store had it before its scope was signed."""
 PLAIN_SCOPE_SQL = "SELECT set_config('app.tenant_id', %s, true), set_config('app.user_id', %s, true)"
 _BECOME_ALICE = "set_config('app.tenant_id', 'acme', true), set_config('app.user_id', 'alice', true)"
-_FORGED = ("v1.99999999999." + "acme".encode().hex() + "." + "alice".encode().hex() + "." + "0" * 64)
+_FORGED = ("v2.99999999999.1.1." + "acme".encode().hex() + "." + "alice".encode().hex() + "." + "0" * 64)  # the
+# token's shape (version, expiry, server process, transaction start, tenant, user), with a made-up signature
 
 INJECTIONS: dict[str, str] = {
     "stacked: become Alice, then read": (
@@ -111,15 +112,13 @@ def run_injection(world: Any, caller: Scope, injection: str) -> InjectionRun:
         raise KeyError(f"unknown injection {injection!r}; choose one of {sorted(INJECTIONS)}")
     import psycopg
 
-    from ..long_term.storage.pg_scope import SCOPE_SQL
-
     plain_table = plain_copy(world)
     outcomes = []
     for table in (plain_table, f"{world.schema}.records"):
         text = INJECTIONS[injection].replace("{table}", table)
         statement = f"SELECT tenant_id, user_id, content FROM {table} WHERE content = '{text}'"
         with world.store.pool.connection() as conn, conn.transaction() as transaction:
-            conn.execute(SCOPE_SQL, (world.store.signer.sign(caller).token,))
+            world.store.signer.bind(conn, caller)  # the caller's scope, signed for this transaction
             conn.execute(PLAIN_SCOPE_SQL, (caller.tenant_id, caller.user_id))
             outcomes.append(_attack(conn, statement, caller))
             raise psycopg.Rollback(transaction)  # whatever the attack did is undone

@@ -117,18 +117,17 @@ def run_attack(world: RlsWorld, caller: Scope, attack: str, forgot_where: bool) 
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from ..long_term.storage.postgres import SCOPE_SQL, scoped_transaction
+    from ..long_term.storage.postgres import scoped_transaction
 
     statement, shown = attack_sql(world.schema, attack, forgot_where)
     params = {"t": caller.tenant_id, "u": caller.user_id, **ATTACKS[attack][3]}
     if "question" in params:
         params["q"] = world.memory.embedder.embed([params["question"]])[0]
-    signed = world.store.signer.sign(caller)
-    with scoped_transaction(world.store.pool, signed, world.store.pins) as conn:  # as the store opens a unit
+    with scoped_transaction(world.store.pool, world.store.signer, caller, world.store.pins) as conn:  # as the store
         locked = conn.execute(statement, params).fetchall()
     with psycopg.connect(world.admin_dsn, autocommit=True) as admin, admin.transaction():
         register_vector(admin)
-        admin.execute(SCOPE_SQL, (signed.token,))  # the same scope: only the lock differs
+        world.store.signer.bind(admin, caller)  # the same scope: only the lock differs
         unlocked = admin.execute(statement, params).fetchall()
     return AttackRun(caller, attack, forgot_where, shown,
                      [(Scope(t, u), c) for t, u, c in locked], [(Scope(t, u), c) for t, u, c in unlocked])

@@ -13,7 +13,7 @@ even its own role defaults. So the lifecycle assumes nothing a session carries:
   session settings, advisory locks, listeners), so nothing one borrower planted serves the next;
 - psycopg never prepares statements on the server (`prepare_threshold=None`): a role may always `DEALLOCATE` and
   `PREPARE` a name in its own session, so a prepared statement is a place an injection can swap code;
-- every transaction begins `ISOLATION LEVEL READ COMMITTED READ WRITE` and sets, with the scope, the
+- every transaction begins `ISOLATION LEVEL READ COMMITTED READ WRITE` and sets, before the scope, the
   `search_path`, `statement_timeout`, `lock_timeout` and `idle_in_transaction_session_timeout` it relies on
   (`SessionPins`), so a role default (`ALTER ROLE primer_app SET ...`) changes nothing in it.
 """
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .pg_scope import APP_ROLE, SCOPE_SQL, SignedScope, UnsignableScope, application_dsn
+from .pg_scope import APP_ROLE, SCOPE_SQL, ScopeSigner, SignedScope, UnsignableScope, application_dsn
 
 __all__ = ["APP_ROLE", "DEFAULT_PINS", "PIN_SQL", "SCOPE_SQL", "SessionPins", "application_dsn", "connect_pool",
            "extension_schema", "reset_connection", "scope_settings", "scoped_transaction", "search_path",
@@ -47,10 +47,11 @@ class SessionPins:
 
 
 DEFAULT_PINS = SessionPins()
-PIN_SQL = ("SELECT set_config('app.scope', %s, true), set_config('search_path', %s, true), "
-           "set_config('statement_timeout', %s, true), set_config('lock_timeout', %s, true), "
-           "set_config('idle_in_transaction_session_timeout', %s, true)")
-"""The first statement of every unit of work: the signed scope and the pinned settings, all local to it."""
+PIN_SQL = ("SELECT set_config('search_path', %s, true), set_config('statement_timeout', %s, true), "
+           "set_config('lock_timeout', %s, true), set_config('idle_in_transaction_session_timeout', %s, true), "
+           "pg_backend_pid(), (extract(epoch FROM transaction_timestamp()) * 1000000)::bigint")
+"""The first statement of every unit of work: the pinned settings, local to it, and which transaction it is
+(`pg_scope.TRANSACTION_SQL`'s two values), so the scope set next can be signed for this transaction alone."""
 
 
 def search_path(*schemas: str) -> str:
@@ -106,16 +107,23 @@ def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4, timeout: flo
 
 
 @contextmanager
-def scoped_transaction(pool: Any, scope: SignedScope, pins: SessionPins = DEFAULT_PINS) -> Iterator[Any]:
-    """One unit of work for one caller: a pooled connection, a transaction, the signed scope and the pins first.
+def scoped_transaction(pool: Any, signer: ScopeSigner, scope: Any, pins: SessionPins = DEFAULT_PINS
+                       ) -> Iterator[Any]:
+    """One unit of work for one caller: a pooled connection, a transaction, the pins, then the caller's scope
+    signed for this transaction alone (two statements). Rolls back on error.
 
-    Rolls back on error. A plain `Scope` is refused: sign it first (`store.signer.sign(scope)`).
+    `scope` is the caller's (tenant_id, user_id) from the authentication layer; `signer` holds the key. A token
+    signed earlier (a `SignedScope`) is refused: it belongs to the transaction it was signed for.
     """
-    if not isinstance(scope, SignedScope):
-        raise UnsignableScope(f"a unit of work needs a signed scope, got {type(scope).__name__}: sign the caller's "
-                              "scope with the store's ScopeSigner (store.signer.sign(scope))")
+    if not isinstance(signer, ScopeSigner):
+        raise UnsignableScope(f"a unit of work needs the store's ScopeSigner, got {type(signer).__name__}")
+    if isinstance(scope, SignedScope):
+        raise UnsignableScope("a signed token belongs to the transaction it was signed for; pass the caller's "
+                              "scope and let the unit of work sign it for its own transaction")
+    signer.check(scope)
     with pool.connection() as conn, conn.transaction():
-        conn.execute(PIN_SQL, (scope.token, *pins.values()))
+        transaction = tuple(conn.execute(PIN_SQL, pins.values()).fetchone()[-2:])
+        conn.execute(SCOPE_SQL, (signer.sign(scope, transaction).token,))  # type: ignore[arg-type]
         yield conn
 
 

@@ -5,9 +5,15 @@ forgotten or wrong WHERE clause, but not SQL that can set the value itself: inje
 running as the application role calls `set_config` too. So the setting holds a *signed*
 scope (tenant, user, expiry, HMAC-SHA256), and every policy asks `{s}.signed_scope()`, a
 SECURITY DEFINER function owned by the schema's owner, to check the signature with a key
-kept in a table the application role may not read. Injected SQL can read or replay the
-caller's own token, never make one for another tenant. As PostgREST and Supabase verify a
-JWT's claims before SQL runs; built-in `sha256()` only (pgcrypto is not needed).
+kept in a table the application role may not read. Injected SQL can read the caller's own
+token, never make one for another tenant. As PostgREST and Supabase verify a JWT's claims
+before SQL runs; built-in `sha256()` only (pgcrypto is not needed).
+
+A token is also bound to the one transaction it was signed for: the signature covers the
+server process and the transaction's start time (`TRANSACTION_SQL`, read at the start of each
+unit of work), and the check compares both. A token copied out of its transaction (read by
+injected SQL, left in a session, logged) is refused in every other transaction, on this
+connection or any other, before it expires.
 
 The process that authenticates requests holds the key (`ScopeSigner`) and signs each
 caller's scope; the database role the application logs in as never sees it.
@@ -29,6 +35,7 @@ __all__ = [
     "SCOPE_SETTING",
     "SCOPE_SQL",
     "SIGNED_POLICY",
+    "TRANSACTION_SQL",
     "ScopeSigner",
     "SignedScope",
     "UnsignableScope",
@@ -47,10 +54,12 @@ OWNER_ROLE = "primer_owner"
 
 SCOPE_SETTING = "app.scope"
 SCOPE_SQL = "SELECT set_config('app.scope', %s, true)"
-"""The first statement of every unit of work: the caller's signed scope, local to this transaction."""
+"""Sets the caller's signed scope, local to this transaction (after `TRANSACTION_SQL` named the transaction)."""
+TRANSACTION_SQL = "SELECT pg_backend_pid(), (extract(epoch FROM transaction_timestamp()) * 1000000)::bigint"
+"""This transaction, as the check sees it: the server process and the transaction's start in microseconds."""
 DEFAULT_TTL = 300.0
 """Seconds a signed scope stays valid (checked against the server's clock at the start of each transaction)."""
-_VERSION = "v1"
+_VERSION = "v2"
 
 SIGNED_POLICY = "(tenant_id, user_id) = (SELECT v.tenant_id, v.user_id FROM {s}.signed_scope() v)"
 """Each row is visible and writable only in the scope whose signature the database checked (once a statement)."""
@@ -74,9 +83,11 @@ class SignedScope:
         return f"{self.tenant_id}/{self.user_id} (signed)"
 
 
-def _message(tenant_id: str, user_id: str, expires: int) -> str:
-    """What is signed: version, expiry and both names as hex (no separator inside a name can shift a field)."""
-    return f"{_VERSION}.{expires}.{tenant_id.encode().hex()}.{user_id.encode().hex()}"
+def _message(tenant_id: str, user_id: str, expires: int, transaction: tuple[int, int]) -> str:
+    """What is signed: version, expiry, the transaction (server process, start in microseconds) and both names as
+    hex (no separator inside a name can shift a field)."""
+    backend, started = transaction
+    return f"{_VERSION}.{expires}.{int(backend)}.{int(started)}.{tenant_id.encode().hex()}.{user_id.encode().hex()}"
 
 
 class ScopeSigner:
@@ -95,19 +106,34 @@ class ScopeSigner:
     def __reduce__(self) -> Any:
         raise TypeError("a ScopeSigner holds the signing key and is not pickled; pass the key explicitly")
 
-    def sign(self, scope: Any, *, ttl: float | None = None) -> SignedScope:
-        """The caller's scope (anything with tenant_id and user_id), signed to expire `ttl` seconds from now."""
-        if isinstance(scope, SignedScope):
-            return scope
+    def check(self, scope: Any) -> tuple[str, str]:
+        """The scope's (tenant_id, user_id) if it can be signed; UnsignableScope if a part is empty or not a str."""
         tenant, user = getattr(scope, "tenant_id", None), getattr(scope, "user_id", None)
         for part, value in (("tenant_id", tenant), ("user_id", user)):
             if type(value) is not str or not value:
                 raise UnsignableScope(f"{part} must be a non-empty string to be signed, got {value!r}: an unset "
                                       "scope is refused, never signed")
+        return tenant, user  # type: ignore[return-value]
+
+    def sign(self, scope: Any, transaction: tuple[int, int], *, ttl: float | None = None) -> SignedScope:
+        """The caller's scope (anything with tenant_id and user_id), signed for one transaction (what
+        `TRANSACTION_SQL` returned in it) and to expire `ttl` seconds from now."""
+        tenant, user = self.check(scope)
+        if (not isinstance(transaction, tuple) or len(transaction) != 2
+                or not all(type(n) is int for n in transaction)):
+            raise UnsignableScope(f"a scope is signed for one transaction: give what TRANSACTION_SQL returned in it "
+                                  f"(server process, start), got {transaction!r:.60}")
         expires = int(self._clock() + (self.ttl if ttl is None else ttl)) + 1
-        message = _message(tenant, user, expires)
+        message = _message(tenant, user, expires, transaction)
         mac = hmac.new(self._key, message.encode(), hashlib.sha256).hexdigest()
         return SignedScope(tenant, user, expires, f"{message}.{mac}")
+
+    def bind(self, conn: Any, scope: Any, *, ttl: float | None = None) -> SignedScope:
+        """Sign the scope for the transaction `conn` is in, and set it there (two statements, one round trip each)."""
+        transaction = tuple(conn.execute(TRANSACTION_SQL).fetchone())
+        signed = self.sign(scope, transaction, ttl=ttl)  # type: ignore[arg-type]
+        conn.execute(SCOPE_SQL, (signed.token,))
+        return signed
 
 
 def new_key() -> bytes:
@@ -132,9 +158,12 @@ _DDL = (
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
       SELECT sha256({s}.hmac_pad(key, 92) || sha256({s}.hmac_pad(key, 54) || msg))
     $$""",
-    # Returns (NULL, NULL) when no scope is set or a part is empty: no rows. A token that is present but not
-    # signed with this key, expired or malformed is an error: someone is trying, and the statement stops.
-    """CREATE FUNCTION {s}.signed_scope(OUT tenant_id text, OUT user_id text)
+)
+# Returns (NULL, NULL) when no scope is set or a part is empty: no rows. A token that is present but not signed with
+# this key, expired, malformed, or signed for another transaction is an error: someone is trying, and it stops.
+# Created or replaced at every setup, so a schema made for an older token format checks the current one.
+_CHECK = (
+    """CREATE OR REPLACE FUNCTION {s}.signed_scope(OUT tenant_id text, OUT user_id text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
     DECLARE
       token text := current_setting('app.scope', true);
@@ -147,14 +176,14 @@ _DDL = (
       parts := string_to_array(token, '.');
       -- only the shape the signature needs: every other field is read after the signature proved the signer wrote it
       -- (no regular expressions: they were most of this function's time)
-      IF cardinality(parts) <> 5 OR parts[1] <> 'v1' OR length(parts[5]) <> 64
-         OR translate(parts[5], '0123456789abcdef', '') <> '' THEN
+      IF cardinality(parts) <> 7 OR parts[1] <> 'v2' OR length(parts[7]) <> 64
+         OR translate(parts[7], '0123456789abcdef', '') <> '' THEN
         RAISE EXCEPTION 'the scope in app.scope is not a signed scope' USING ERRCODE = 'insufficient_privilege';
       END IF;
       SELECT k.inner_pad, k.outer_pad INTO pads FROM {s}.scope_key k;
       -- compare digests of both MACs: how long the comparison takes says nothing about the right one
       IF pads IS NULL OR sha256(sha256(pads.outer_pad || sha256(pads.inner_pad
-             || convert_to(array_to_string(parts[1:4], '.'), 'UTF8')))) <> sha256(decode(parts[5], 'hex')) THEN
+             || convert_to(array_to_string(parts[1:6], '.'), 'UTF8')))) <> sha256(decode(parts[7], 'hex')) THEN
         RAISE EXCEPTION 'the scope in app.scope is not signed with this schema''s key'
           USING ERRCODE = 'insufficient_privilege';
       END IF;
@@ -162,11 +191,16 @@ _DDL = (
         RAISE EXCEPTION 'the signed scope expired; sign the caller''s scope again'
           USING ERRCODE = 'insufficient_privilege';
       END IF;
-      IF parts[3] = '' OR parts[4] = '' THEN
+      IF parts[3] <> pg_backend_pid()::text
+         OR parts[4] <> ((extract(epoch FROM transaction_timestamp()) * 1000000)::bigint)::text THEN
+        RAISE EXCEPTION 'the signed scope was made for another transaction; sign the caller''s scope for this one'
+          USING ERRCODE = 'insufficient_privilege';
+      END IF;
+      IF parts[5] = '' OR parts[6] = '' THEN
         RETURN;
       END IF;
-      tenant_id := convert_from(decode(parts[3], 'hex'), 'UTF8');
-      user_id := convert_from(decode(parts[4], 'hex'), 'UTF8');
+      tenant_id := convert_from(decode(parts[5], 'hex'), 'UTF8');
+      user_id := convert_from(decode(parts[6], 'hex'), 'UTF8');
     END $$""",
     "REVOKE ALL ON FUNCTION {s}.signed_scope() FROM PUBLIC",
 )
@@ -187,6 +221,8 @@ def install_signed_scope(cur: Any, schema: str, *, owner_role: str = OWNER_ROLE,
         cur.execute(f"INSERT INTO {quoted}.scope_key (key, inner_pad, outer_pad)"
                     f" VALUES (%(k)s, {quoted}.hmac_pad(%(k)s, 54), {quoted}.hmac_pad(%(k)s, 92))".encode(),
                     {"k": new_key()})
+    for statement in _CHECK:
+        cur.execute(statement.replace("{s}", quoted).encode())
     cur.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {}.signed_scope() TO {}").format(
         sql.Identifier(schema), sql.Identifier(app_role)))
     key = cur.execute(f"SELECT key FROM {quoted}.scope_key".encode()).fetchone()[0]

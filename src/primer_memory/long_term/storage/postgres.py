@@ -174,7 +174,7 @@ class PostgresStore(SearchMixin):
         return composed
 
     def _unit(self, scope: Scope) -> Any:
-        return scoped_transaction(self.pool, self.signer.sign(scope), self.pins)
+        return scoped_transaction(self.pool, self.signer, scope, self.pins)
 
     def _record(self, scope: Scope, row: Sequence[Any]) -> MemoryRecord:
         rid, seq, kind, content, key, source, sup, imp, created, last, gone, origin = row[:12]

@@ -111,7 +111,12 @@ class PostgresTasks:
         self._conn.close()
         self._scope = TaskScope(key, scope)
         try:
-            self._conn = psycopg.connect(application_dsn(dsn, app_password=password), autocommit=True)
+            from ...long_term.storage.pg_pool import startup_options
+
+            # as the memory's pooled connections: nothing prepared on the server, settings over role defaults
+            self._conn = psycopg.connect(application_dsn(dsn, app_password=password), autocommit=True,
+                                         prepare_threshold=None, options=startup_options())
+            self._conn.read_only = False
         except psycopg.Error as error:
             raise TaskFileError(f"the application role could not connect ({type(error).__name__}); on a server "
                                 "that wants passwords set PRIMER_PG_APP_PASSWORD") from None
@@ -152,14 +157,15 @@ class PostgresTasks:
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """One transaction: committed when the block ends, rolled back by psycopg on any error."""
-        self._scope.ensure(self._conn)
         with self._damage_named(), self._conn.transaction():
+            self._scope.bind(self._conn)
             yield _CachedTx(self._conn, self._sql, self._clock, locking=True)
 
     @contextmanager
     def reading(self) -> Iterator[_Tx]:
-        self._scope.ensure(self._conn)
-        with self._damage_named():
+        """Reads in one transaction of their own (one snapshot), under a scope signed for it."""
+        with self._damage_named(), self._conn.transaction():
+            self._scope.bind(self._conn)
             yield _Tx(self._conn, self._sql, self._clock, locking=False)
 
     @contextmanager

@@ -9,20 +9,18 @@ filled in by the database from the verified scope, so the task statements themse
 no change. A store is bound to one scope (default `DEFAULT_SCOPE`): its workers see only
 that scope's tasks. Task ids stay unique across the schema: give each task a random id.
 
-The store's connection is its own (not pooled), so the signed scope is set for the session
-and signed again shortly before it expires.
+The store's connection is its own (not pooled); each of its transactions still sets the scope
+itself, signed for that transaction alone, so a token read by injected SQL serves nothing after it.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 __all__ = ["DEFAULT_SCOPE", "TaskScope", "prepare_schema", "secure_tasks"]
 
 DEFAULT_SCOPE = ("default", "tasks")
 """The tenant and user of a task store opened without `scope=`."""
-_REFRESH = 60.0  # sign again this many seconds before the session's scope expires
 
 
 def prepare_schema(admin: Any, schema: str, *, app_password: str | None = None) -> None:
@@ -81,7 +79,7 @@ def _add_scope_columns(cur: Any, schema: str, table: str) -> None:
 
 
 class TaskScope:
-    """The scope a task store's connection carries, signed for the session and signed again before it expires."""
+    """The scope a task store works in, signed afresh for each transaction (a token outlives none)."""
 
     def __init__(self, key: bytes, scope: Any = None):
         from ...long_term.storage.pg_scope import ScopeSigner
@@ -90,15 +88,12 @@ class TaskScope:
                                                             getattr(scope, "user_id", None))
         self._signer = ScopeSigner(key)
         self.tenant_id, self.user_id = tenant, user
-        self._signer.sign(self)  # refuses an empty or non-string part now, not at the first query
-        self._expires = 0.0
+        self._signer.check(self)  # refuses an empty or non-string part now, not at the first query
 
-    def ensure(self, conn: Any) -> None:
-        """Set (or renew) the signed scope on this connection when it is missing or about to expire."""
-        from psycopg.pq import TransactionStatus
+    def bind(self, conn: Any) -> None:
+        """Inside a transaction on `conn`: the pinned settings, then the scope signed for this transaction."""
+        from ...long_term.storage.pg_pool import DEFAULT_PINS, PIN_SQL
+        from ...long_term.storage.pg_scope import SCOPE_SQL
 
-        if time.time() < self._expires - _REFRESH or conn.info.transaction_status != TransactionStatus.IDLE:
-            return  # still valid; or inside a transaction, whose rollback would undo a session setting
-        signed = self._signer.sign(self)
-        conn.execute("SELECT set_config('app.scope', %s, false)", (signed.token,))
-        self._expires = float(signed.expires)
+        transaction = tuple(conn.execute(PIN_SQL, DEFAULT_PINS.values()).fetchone()[-2:])
+        conn.execute(SCOPE_SQL, (self._signer.sign(self, transaction).token,))  # type: ignore[arg-type]
