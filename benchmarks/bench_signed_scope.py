@@ -19,7 +19,7 @@ import uuid
 
 import psycopg
 
-from primer_memory.long_term.storage import pg_scope
+from primer_memory.postgres import scope as pg_scope
 from primer_memory.long_term.storage.postgres import drop_schema
 from primer_memory.postgres import local_server
 from timing import size  # benchmarks/ is on the path

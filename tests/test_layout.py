@@ -106,9 +106,39 @@ def test_layers_run_one_way() -> None:
 
 def test_every_part_is_a_subpackage_and_the_top_holds_only_shared_modules() -> None:
     top_files = sorted(p.name for p in PKG.glob("*.py"))
-    assert top_files == ["__init__.py", "__main__.py", "file_paths.py", "postgres.py"]
+    assert top_files == ["__init__.py", "__main__.py", "file_paths.py"]
+    assert sorted(p.name for p in (PKG / "postgres").glob("*.py")) == ["__init__.py", "scope.py", "server.py",
+                                                                       "session.py"]
     for part in PARTS + ("lessons",):
         assert (PKG / part / "__init__.py").is_file(), part
+
+
+def test_no_part_imports_another_parts_storage_and_lessons_import_none() -> None:
+    """Storage is each part's own: a part reaches another's data through its public calls, and PostgreSQL through
+    the shared layer (`postgres`: server, scope, session), the one lifecycle every application connection uses.
+    Lessons and integrations use the parts' public calls too, never a storage module."""
+    wrong = []
+    for module, targets in GRAPH.items():
+        area = _area(module)
+        for target in targets:
+            parts = target.split(".")
+            if "storage" not in parts[2:]:
+                continue
+            owner = parts[1]
+            if area in TOP or (area in PARTS and owner != area):
+                wrong.append(f"{module} imports {target}")
+    assert wrong == []
+
+
+def test_the_layering_rule_can_still_fail() -> None:
+    """The rule above, on an edge that breaks it: tasks reaching into long-term memory's storage."""
+    saved = GRAPH.get("primer_memory.tasks.store", set())
+    GRAPH["primer_memory.tasks.store"] = saved | {"primer_memory.long_term.storage.postgres"}
+    try:
+        with pytest.raises(AssertionError):
+            test_no_part_imports_another_parts_storage_and_lessons_import_none()
+    finally:
+        GRAPH["primer_memory.tasks.store"] = saved
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

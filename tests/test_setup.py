@@ -85,7 +85,7 @@ def test_walkthrough_takes_help_and_one_part_without_starting_postgres() -> None
     code = ("import contextlib, io, sys; from primer_memory import postgres; from primer_memory.lessons.demo import main; "
             "out = io.StringIO()\n"
             "with contextlib.redirect_stdout(out): main(['--part', '1', '--part', '3'])\n"
-            "print(postgres._dsn is None, '2. Long-term' in out.getvalue(), '3. The safety' in out.getvalue())")
+            "print(postgres.server._dsn is None, '2. Long-term' in out.getvalue(), '3. The safety' in out.getvalue())")
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert ran.stdout.split() == ["True", "False", "True"]  # part 3 only besides 1, and no server started
     helped = subprocess.run([sys.executable, "-m", "primer_memory", "--help"], capture_output=True, text=True)

@@ -24,7 +24,7 @@ from primer_memory import postgres
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
-SRC = str(Path(postgres.__file__).resolve().parents[1])
+SRC = str(Path(postgres.__file__).resolve().parents[2])  # src/, above primer_memory/postgres/
 START = ("import json, os, sys; from primer_memory.postgres import local_server; dsn = local_server(); "
          "print(json.dumps([os.getpid(), dsn]), flush=True); sys.stdin.read()")
 BOUND = 40.0  # seconds: a fast shutdown takes about one; the watchdog notices within one

@@ -20,7 +20,7 @@ import pytest
 
 from primer_memory import LongTermMemory, Scope
 from primer_memory.long_term.embedding import HashingEmbedder
-from primer_memory.long_term.storage import pg_scope
+from primer_memory.postgres import scope as pg_scope
 from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema
 
 pytestmark = pytest.mark.postgres

@@ -162,7 +162,7 @@ def test_setup_is_idempotent_and_refuses_another_embedder(pg_dsn: str, schema: s
 
 
 def test_a_connection_that_would_bypass_rls_is_refused(pg_dsn: str, schema: str) -> None:
-    from primer_memory.long_term.storage.pg_scope import read_signing_key
+    from primer_memory.postgres.scope import read_signing_key
 
     setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name)
     with pytest.raises(PostgresSetupError, match="bypasses row-level security"):
@@ -171,7 +171,7 @@ def test_a_connection_that_would_bypass_rls_is_refused(pg_dsn: str, schema: str)
 
 
 def test_an_application_server_without_setup_needs_the_signing_key(pg_dsn: str, schema: str) -> None:
-    from primer_memory.long_term.storage.pg_scope import read_signing_key
+    from primer_memory.postgres.scope import read_signing_key
     from primer_memory.long_term.storage.postgres import application_dsn
 
     setup(pg_dsn, schema=schema, dim=EMBEDDER.dim, embedder_name=EMBEDDER.name)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from primer_memory import Scope
 from primer_memory.lessons.injection_demo import INJECTIONS, run_injection
 from primer_memory.lessons.rls_demo import RlsWorld, rls_world
-from primer_memory.long_term.storage import pg_scope
+from primer_memory.postgres import scope as pg_scope
 from primer_memory.long_term.storage import postgres as pg
 
 pytestmark = pytest.mark.postgres

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from primer_memory import Scope, TaskStateStore
-from primer_memory.long_term.storage.pg_scope import APP_ROLE, OWNER_ROLE, UnsignableScope
+from primer_memory.postgres.scope import APP_ROLE, OWNER_ROLE, UnsignableScope
 from primer_memory.long_term.storage.postgres import drop_schema
 
 pytestmark = pytest.mark.postgres

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from primer_memory import LongTermMemory, Scope, TaskStateStore
 from primer_memory.long_term.embedding import HashingEmbedder
-from primer_memory.long_term.storage import pg_scope
+from primer_memory.postgres import scope as pg_scope
 from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema, table_names
 
 pytestmark = pytest.mark.postgres

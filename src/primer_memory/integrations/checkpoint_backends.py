@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from ..file_paths import check_file_place, check_path_value
-from ..long_term.storage.pg_scope import PostgresSetupError, application_dsn, ensure_role
+from ..postgres.scope import PostgresSetupError, application_dsn, ensure_role
 from ..postgres import is_schema_name
 
 __all__ = ["APP_ROLE", "OWNER_ROLE", "Backend", "CheckpointError", "CheckpointScopeError", "MIGRATIONS",
@@ -260,7 +260,7 @@ def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str =
 
 def drop_schema(admin_dsn: str, schema: str) -> None:
     """Remove the checkpoint schema and everything in it (tests and the notebook's clean-up)."""
-    from ..long_term.storage.postgres_schema import drop_schema as drop
+    from ..postgres.scope import drop_schema as drop
 
     drop(admin_dsn, _schema(schema))
 

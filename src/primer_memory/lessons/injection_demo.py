@@ -67,7 +67,7 @@ def plain_copy(world: Any) -> str:
     import psycopg
     from psycopg import sql
 
-    from ..long_term.storage.pg_scope import APP_ROLE
+    from ..postgres.scope import APP_ROLE
 
     schema = sql.Identifier(world.schema)
     with psycopg.connect(world.admin_dsn, autocommit=True) as admin, admin.transaction():

@@ -71,7 +71,7 @@ def rls_world(dsn: str | None = None, schema: str = "notebook5") -> RlsWorld:
     from .examples import SAFETY_MEMORIES
     from ..long_term.on_postgres import memory_on_postgres
     from ..postgres import local_server
-    from ..long_term.storage.postgres import drop_schema
+    from ..postgres.scope import drop_schema
 
     admin = local_server() if dsn is None else dsn
     drop_schema(admin, schema)
@@ -117,7 +117,7 @@ def run_attack(world: RlsWorld, caller: Scope, attack: str, forgot_where: bool) 
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from ..long_term.storage.postgres import scoped_transaction
+    from ..postgres.session import scoped_transaction
 
     statement, shown = attack_sql(world.schema, attack, forgot_where)
     params = {"t": caller.tenant_id, "u": caller.user_id, **ATTACKS[attack][3]}

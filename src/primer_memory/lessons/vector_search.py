@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..long_term.records import KINDS, Scope
-from ..long_term.storage.pg_search import HnswSettings
+from ..long_term.on_postgres import HnswSettings
 
 PGVECTOR_DEFAULTS = HnswSettings(ef_search=40, iterative_scan="strict_order", max_scan_tuples=20_000,
                                   exact_fallback=False)
@@ -74,17 +74,16 @@ def hnsw_tradeoff(
     HNSW runs with the store's `HnswSettings`, then with each of `settings` (say, pgvector's defaults).
     """
     from ..long_term.embedding import HashingEmbedder
+    from ..long_term.on_postgres import memory_on_postgres
     from ..postgres import local_server
-    from ..long_term.memory import LongTermMemory
-    from ..long_term.storage.postgres import PostgresStore, drop_schema
+    from ..postgres.scope import drop_schema
 
     admin = local_server() if dsn is None else dsn
     embedder = HashingEmbedder()
-    drop_schema(admin, schema)
-    store = PostgresStore(admin, embedder_name=embedder.name, dim=embedder.dim, schema=schema, pool_size=1)
+    memory = memory_on_postgres(admin, schema=schema, embedder=embedder, fresh=True, pool_size=1)
+    store = memory.store  # its search modes are what this compares
     try:
-        texts = synthetic_texts(tenants * per_tenant)
-        memory = LongTermMemory(embedder=embedder, store=store)  # the one write path: synthetic text is judged too
+        texts = synthetic_texts(tenants * per_tenant)  # written through the one write path: judged too
         for t in range(tenants):
             rows = range(t * per_tenant, (t + 1) * per_tenant)
             memory.remember_many(Scope(f"tenant-{t:02d}", "user"),  # imported data: facts and events, no how-tos

@@ -40,7 +40,7 @@ class RaceReport:
 def lease_race(dsn: str, *, schema: str = "notebook5_tasks", workers: int = 4, tasks: int = 6,
                lease: float = 1.0, work_ms: float = 400.0) -> RaceReport:
     """Create `tasks` three-step tasks, start `workers` processes, kill the first once it holds a step, report."""
-    from ..long_term.storage.postgres import drop_schema
+    from ..postgres.scope import drop_schema
     from ..tasks.store import TaskStateStore
     from .reconcile_worker import start_drainer
 

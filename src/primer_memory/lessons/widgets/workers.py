@@ -157,7 +157,7 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
     def drop_round() -> None:
         """The current round's task list goes away with its workers (PostgreSQL: the schema; SQLite: the file)."""
         if dsn and state["round"]:
-            from ...long_term.storage.postgres import drop_schema
+            from ...postgres.scope import drop_schema
 
             drop_schema(dsn, where()["schema"])
 

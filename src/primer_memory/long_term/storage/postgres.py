@@ -3,7 +3,7 @@
 The database, not the application, keeps tenants apart: every table that holds
 memory content has row-level security ENABLEd and FORCEd, with one policy
 "this row's tenant and user are those of the scope whose signature the database
-checked" (`pg_scope`). The application connects as a role that is neither
+checked" (`primer_memory.postgres.scope`). The application connects as a role that is neither
 superuser, nor owner, nor BYPASSRLS, and every unit of work starts with
 `SELECT set_config('app.scope', <signed scope>, true)` (the `true` makes it local
 to the transaction, so a pooled connection never carries one caller's scope into
@@ -39,9 +39,9 @@ from .pg_search import (  # noqa: F401 - the search statements, importable from 
     HnswSettings,
     SearchMixin,
 )
-from .pg_pool import (APP_ROLE, SCOPE_SQL, SessionPins, application_dsn, connect_pool, extension_schema,
+from ...postgres.session import (APP_ROLE, SCOPE_SQL, SessionPins, application_dsn, connect_pool, extension_schema,
                       scope_settings, scoped_transaction, search_path)
-from .pg_scope import ScopeSigner, SignedScope
+from ...postgres.scope import ScopeSigner, SignedScope
 from .postgres_schema import (MIGRATIONS, OWNER_ROLE, SCHEMA_VERSION, PostgresSetupError, check_schema, drop_schema,
                               setup, setup_store, table_names)
 
@@ -141,7 +141,7 @@ class PostgresStore(SearchMixin):
             app_dsn = application_dsn(admin, app_password=password)
         elif signing_key is None:
             raise PostgresSetupError("with app_dsn= (no setup run here) give the schema's signing key as signing_key=; "
-                                     "read it as the administrator with pg_scope.read_signing_key(admin_dsn, schema)")
+                                     "read it as the administrator with primer_memory.postgres.scope.read_signing_key(admin_dsn, schema)")
         self.signer = ScopeSigner(signing_key)
         self.dim, self.schema, self.exact_limit = dim, check_schema(schema), exact_limit
         if hnsw is not None and not isinstance(hnsw, HnswSettings):

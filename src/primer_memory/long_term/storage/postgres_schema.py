@@ -5,7 +5,7 @@ or your own): it creates the extension, the two roles, the schema, applies the
 append-only MIGRATIONS and records the version. It is idempotent and serialised
 by an advisory lock, so many processes may call it at once. Every table that
 holds memory content has row-level security ENABLEd and FORCEd, with the policy
-that checks the signed scope (`pg_scope`), and refuses rows with an empty tenant
+that checks the signed scope (`primer_memory.postgres.scope`), and refuses rows with an empty tenant
 or user. Memory text and vectors are kept out of the planner's statistics
 (`pg_statistic`), which would otherwise keep a sample of them after erasure.
 """
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...postgres import is_schema_name
-from .pg_scope import (APP_ROLE, OWNER_ROLE, PostgresSetupError, hide_from_statistics, install_signed_scope,
+from ...postgres.scope import (APP_ROLE, OWNER_ROLE, PostgresSetupError, hide_from_statistics, install_signed_scope,
                        own_schema, secure_table)
 
 __all__ = ["MIGRATIONS", "OWNER_ROLE", "SCHEMA_VERSION", "PostgresSetupError", "check_schema", "drop_schema", "setup",

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..rules import StoreDamaged, TaskFileError
 from . import EventRow, StepRow
-from ...long_term.storage.pg_scope import application_dsn
+from ...postgres.scope import application_dsn
 from ...postgres import APP_PASSWORD_VARIABLE, is_schema_name
 from .postgres_scope import TaskScope, prepare_schema, secure_tasks
 from .pg_cache import CACHE_STATEMENTS, StepCache
@@ -111,7 +111,7 @@ class PostgresTasks:
         self._conn.close()
         self._scope = TaskScope(key, scope)
         try:
-            from ...long_term.storage.pg_pool import startup_options
+            from ...postgres.session import startup_options
 
             # as the memory's pooled connections: nothing prepared on the server, settings over role defaults
             self._conn = psycopg.connect(application_dsn(dsn, app_password=password), autocommit=True,

@@ -1,7 +1,7 @@
 """Task tables under the same lock as memories: the application role, a tenant and user on every row, a signed scope.
 
 Task proposals and outputs hold free text, and one database may serve every tenant, so the
-task tables get what the memory tables have (`long_term.storage.pg_scope`): owned by the
+task tables get what the memory tables have (`postgres.scope`): owned by the
 owner role, the store connecting as the application role (neither superuser, owner nor
 BYPASSRLS), row-level security ENABLEd and FORCEd on every table with a `task_id`, keyed on a
 scope the database verifies, and no empty tenant or user. Rows carry `tenant_id` and `user_id`,
@@ -25,7 +25,7 @@ DEFAULT_SCOPE = ("default", "tasks")
 
 def prepare_schema(admin: Any, schema: str, *, app_password: str | None = None) -> None:
     """Before the task migrations: the roles, and the schema owned by the owner role (a foreign one is refused)."""
-    from ...long_term.storage.pg_scope import own_schema
+    from ...postgres.scope import own_schema
 
     with admin.transaction():
         admin.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"primer-memory tasks {schema}",))
@@ -39,7 +39,7 @@ def secure_tasks(admin: Any, schema: str) -> bytes:
     """
     from psycopg import sql
 
-    from ...long_term.storage.pg_scope import APP_ROLE, OWNER_ROLE, install_signed_scope, secure_table
+    from ...postgres.scope import APP_ROLE, OWNER_ROLE, install_signed_scope, secure_table
 
     ident = sql.Identifier
     with admin.transaction():
@@ -82,7 +82,7 @@ class TaskScope:
     """The scope a task store works in, signed afresh for each transaction (a token outlives none)."""
 
     def __init__(self, key: bytes, scope: Any = None):
-        from ...long_term.storage.pg_scope import ScopeSigner
+        from ...postgres.scope import ScopeSigner
 
         tenant, user = DEFAULT_SCOPE if scope is None else (getattr(scope, "tenant_id", None),
                                                             getattr(scope, "user_id", None))
@@ -92,8 +92,8 @@ class TaskScope:
 
     def bind(self, conn: Any) -> None:
         """Inside a transaction on `conn`: the pinned settings, then the scope signed for this transaction."""
-        from ...long_term.storage.pg_pool import DEFAULT_PINS, PIN_SQL
-        from ...long_term.storage.pg_scope import SCOPE_SQL
+        from ...postgres.session import DEFAULT_PINS, PIN_SQL
+        from ...postgres.scope import SCOPE_SQL
 
         transaction = tuple(conn.execute(PIN_SQL, DEFAULT_PINS.values()).fetchone()[-2:])
         conn.execute(SCOPE_SQL, (self._signer.sign(self, transaction).token,))  # type: ignore[arg-type]

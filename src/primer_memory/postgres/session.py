@@ -4,7 +4,7 @@ A pooled connection is reused by the next request, maybe another tenant's, so
 nothing about the caller may be set for the session. Each unit of work is one
 transaction whose first statement sets the caller's *signed* scope with
 `set_config('app.scope', token, true)` (local: gone at COMMIT or ROLLBACK); the
-policies check its signature (see `pg_scope`), so SQL running in the transaction
+policies check its signature (see `postgres.scope`), so SQL running in the transaction
 cannot swap it for another tenant's.
 
 SQL injected into one caller's transaction runs as the application role, which may change its own session and
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .pg_scope import APP_ROLE, SCOPE_SQL, ScopeSigner, SignedScope, UnsignableScope, application_dsn
+from .scope import APP_ROLE, SCOPE_SQL, ScopeSigner, SignedScope, UnsignableScope, application_dsn
 
 __all__ = ["APP_ROLE", "DEFAULT_PINS", "PIN_SQL", "SCOPE_SQL", "SessionPins", "application_dsn", "connect_pool",
            "extension_schema", "reset_connection", "scope_settings", "scoped_transaction", "search_path",
@@ -51,7 +51,7 @@ PIN_SQL = ("SELECT set_config('search_path', %s, true), set_config('statement_ti
            "set_config('lock_timeout', %s, true), set_config('idle_in_transaction_session_timeout', %s, true), "
            "pg_backend_pid(), (extract(epoch FROM transaction_timestamp()) * 1000000)::bigint")
 """The first statement of every unit of work: the pinned settings, local to it, and which transaction it is
-(`pg_scope.TRANSACTION_SQL`'s two values), so the scope set next can be signed for this transaction alone."""
+(`scope.TRANSACTION_SQL`'s two values), so the scope set next can be signed for this transaction alone."""
 
 
 def search_path(*schemas: str) -> str:

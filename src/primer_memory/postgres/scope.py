@@ -40,6 +40,7 @@ __all__ = [
     "SignedScope",
     "UnsignableScope",
     "application_dsn",
+    "drop_schema",
     "NOT_EMPTY",
     "install_signed_scope",
     "new_key",
@@ -328,6 +329,15 @@ def own_schema(cur: Any, schema: str, *, owner_role: str = OWNER_ROLE, app_role:
         raise PostgresSetupError(f"schema {schema!r} exists and is owned by {owner[0] if owner else '?'}, "
                                  f"not {owner_role}; pick another schema name")
     cur.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(schema), sql.Identifier(app_role)))
+
+
+def drop_schema(admin_dsn: str, schema: str) -> None:
+    """Remove a schema and everything in it, as the administrator (tests, notebooks and benchmarks clean up so)."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def application_dsn(admin_dsn: str, *, app_role: str = APP_ROLE, app_password: str | None = None) -> str:
