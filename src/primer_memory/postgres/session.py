@@ -27,7 +27,8 @@ from typing import Any
 
 from .scope import APP_ROLE, SCOPE_SQL, ScopeSigner, SignedScope, UnsignableScope, application_dsn
 
-__all__ = ["APP_ROLE", "DEFAULT_PINS", "PIN_SQL", "SCOPE_SQL", "SessionPins", "application_dsn", "connect_pool",
+__all__ = ["APP_ROLE", "CONNECTION_KWARGS", "DEFAULT_PINS", "PIN_SQL", "SCOPE_SQL", "SessionPins",
+           "application_dsn", "connect", "connect_pool",
            "extension_schema", "reset_connection", "scope_settings", "scoped_transaction", "search_path",
            "startup_options"]
 
@@ -82,6 +83,20 @@ def _configure(conn: Any) -> None:
         register_vector(conn)
 
 
+CONNECTION_KWARGS: dict[str, Any] = {"autocommit": True, "prepare_threshold": None}
+"""How every application connection is opened: autocommit (transactions only where code opens one), and no
+statement prepared on the server."""
+
+
+def connect(dsn: str) -> Any:
+    """One application connection outside a pool (a task store's own), made as the pool makes its connections."""
+    import psycopg
+
+    conn = psycopg.connect(dsn, **CONNECTION_KWARGS, options=startup_options())
+    conn.read_only = False
+    return conn
+
+
 def reset_connection(conn: Any) -> None:
     """Run on every connection the pool takes back: forget everything the session holds."""
     conn.execute("DISCARD ALL")
@@ -96,7 +111,7 @@ def connect_pool(dsn: str, *, min_size: int = 1, max_size: int = 4, timeout: flo
         dsn,
         min_size=min_size,
         max_size=max_size,
-        kwargs={"autocommit": True, "prepare_threshold": None, "options": startup_options()},
+        kwargs={**CONNECTION_KWARGS, "options": startup_options()},
         configure=_configure,
         reset=reset_connection,
         open=False,

@@ -111,12 +111,10 @@ class PostgresTasks:
         self._conn.close()
         self._scope = TaskScope(key, scope)
         try:
-            from ...postgres.session import startup_options
+            from ...postgres.session import connect
 
-            # as the memory's pooled connections: nothing prepared on the server, settings over role defaults
-            self._conn = psycopg.connect(application_dsn(dsn, app_password=password), autocommit=True,
-                                         prepare_threshold=None, options=startup_options())
-            self._conn.read_only = False
+            # made as the memory's pooled connections are: nothing prepared on the server, settings over role defaults
+            self._conn = connect(application_dsn(dsn, app_password=password))
         except psycopg.Error as error:
             raise TaskFileError(f"the application role could not connect ({type(error).__name__}); on a server "
                                 "that wants passwords set PRIMER_PG_APP_PASSWORD") from None
