@@ -64,3 +64,25 @@ def run_in_empty_tmp(argv: list[str], extra_env: dict[str, str] | None = None, t
         return stdout, proc.pid
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def freeze_outside_a_write(pid: int, db: Path, attempts: int = 50) -> None:
+    """SIGSTOP `pid` at a moment it holds no write lock on the SQLite file `db`, so the test freezes a worker that
+    holds a step's lease, not one caught inside a write (a frozen writer blocks every peer until it is thawed: that
+    case is the workers issue's, #43). Tries again, thawing in between, when the freeze landed inside a write."""
+    import signal
+    import sqlite3
+
+    for _ in range(attempts):
+        os.kill(pid, signal.SIGSTOP)
+        probe = sqlite3.connect(db, timeout=0.05, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")  # succeeds only while nobody holds the write lock
+            probe.execute("ROLLBACK")
+            return
+        except sqlite3.OperationalError:
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(0.02)
+        finally:
+            probe.close()
+    raise AssertionError(f"process {pid} held the write lock at every one of {attempts} tries")

@@ -91,6 +91,9 @@ def test_a_valid_number_inside_a_longer_digit_run_is_not_found(name: str, rng: r
     assume(before or after)
     if grouped:  # a value printed in space-separated groups, with one more group before or after it
         assume(" " in value)
+        # as for bare digits below: an extra group that makes a longer valid number (a Medicare IRN) is not extra
+        assume(not any(_accepted(name, longer.strip()) for longer in (f"{value} {after}", f"{before} {value}",
+                                                                      f"{before} {value} {after}")))
         text = f"{CASES[name].label} {before} {value} {after}".replace("  ", " ")
     else:
         bare = re.sub(r"[ .\-/]", "", value)

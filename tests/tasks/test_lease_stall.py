@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import freeze_outside_a_write
+
 from primer_memory import TaskStateStore
 from primer_memory.lessons.examples import RECONCILE_TASK_ID
 from primer_memory.lessons.reconcile_worker import start_worker
@@ -22,10 +24,10 @@ def test_a_stalled_worker_loses_its_step_and_its_late_report_is_refused(tmp_path
     path = tmp_path / "tasks.db"
     with start_worker(path, pause_at="running:fetch_payments", worker="worker A", lease=1.0) as a:
         a.wait_for("PAUSED")
-        os.kill(a._proc.pid, signal.SIGSTOP)  # alive, but its heartbeat thread stops with it
+        freeze_outside_a_write(a._proc.pid, path)  # alive, but its heartbeat thread stops with it (not mid-write)
         try:
             with start_worker(path, worker="worker B", lease=1.0) as b:
-                assert b.finish() == 0
+                assert b.finish() == 0, b.errors[-8:]
         finally:
             os.kill(a._proc.pid, signal.SIGCONT)
         a.send("continue")

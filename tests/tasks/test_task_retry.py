@@ -269,17 +269,19 @@ def test_a_task_written_before_policies_existed_retries_as_before(tmp_path: Path
 def test_a_worker_paused_past_its_lease_reports_the_lost_lease_and_moves_on(tmp_path: Path) -> None:
     """Real processes: A holds a step and is frozen (SIGSTOP) past its lease; B takes the step over and finishes
     the job; A, thawed (SIGCONT), reports the lost lease and exits cleanly instead of crashing."""
+    from helpers import freeze_outside_a_write
+
     from primer_memory.lessons.reconcile_worker import start_worker
 
     db = tmp_path / "tasks.db"
     with start_worker(db, pause_at="running:fetch_invoices", worker="A", lease=0.5) as a:
         a.wait_for("PAUSED running:fetch_invoices")
-        os.kill(a.pid, signal.SIGSTOP)
+        freeze_outside_a_write(a.pid, db)  # frozen holding its lease, not inside a write (that case: issue 43)
         try:
             a.send("continue")  # read once A runs again
             time.sleep(1.0)  # A's lease (and its heartbeat) stop with it
             with start_worker(db, worker="B", lease=0.5) as b:
-                assert b.finish(timeout=60) == 0
+                assert b.finish(timeout=60) == 0, b.errors[-8:]
                 assert any("taken over" in line for line in b.lines), b.lines
         finally:
             os.kill(a.pid, signal.SIGCONT)
