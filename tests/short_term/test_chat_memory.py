@@ -243,7 +243,8 @@ def test_handoff_writes_a_note_starts_fresh_and_promotes_through_the_policy() ->
     handoff = memory.handoff(long_term, alice)
     assert handoff.facts == ["Our fiscal year starts in April", "Always pay Globex invoices in euros",
                              "Alice approves payments above 5,000 EUR"]
-    assert [s for s, _ in handoff.refused] == ["My VPN password is hunter2, by the way."]
+    # the turn is refused whole (issue 41): its question is not kept as a sentence that passes alone
+    assert [s for s, _ in handoff.refused] == ["My VPN password is hunter2, by the way. Has invoice INV-1007 been paid?"]
     assert "hunter2" not in handoff.note and "Thanks" not in handoff.note
     assert len(memory) == 0 and memory.context() == (handoff.note, [])
     assert memory.count_tokens(handoff.note) <= 600 // 4

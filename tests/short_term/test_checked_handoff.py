@@ -16,7 +16,9 @@ def test_the_last_line_of_a_handoff_never_quotes_a_refused_secret() -> None:
     memory.add("user", "My PIN is 4821. What should we do next?")
     assert review("My PIN is 4821").verdict == "refuse"
     handoff = memory.handoff()
-    assert "4821" not in handoff.note and handoff.note.endswith("Where we were: What should we do next?")
+    # the turn is refused whole, so no sentence of it is quoted, not even the harmless question (issue 41)
+    assert "4821" not in handoff.note and "What should we do next" not in handoff.note
+    assert handoff.note == "Hand-off note: Our fiscal year starts in April"
 
 
 def test_a_password_split_over_two_turns_is_judged_whole_and_never_promoted() -> None:

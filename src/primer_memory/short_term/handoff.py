@@ -18,7 +18,8 @@ from .folding import cut_text
 from .summarizers import first_sentence
 from .tokens import TokenCounter
 
-__all__ = ["HANDOFF_PREFIX", "Handoff", "durable_facts", "split_secrets", "where_we_were", "write_handoff"]
+__all__ = ["HANDOFF_PREFIX", "JOINS", "WINDOW", "Handoff", "durable_facts", "held_back", "split_secrets",
+           "where_we_were", "write_handoff"]
 
 HANDOFF_PREFIX = "Hand-off note: "
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -43,43 +44,82 @@ def _refused(text: str) -> str | None:
     return decision.reason if decision.verdict == "refuse" else None
 
 
+JOINS = ("\n", " ", "")
+"""How neighbouring turns are joined to be judged as one text: as separate lines, as one line, and run together,
+so a number broken over two turns ("51814192" / "76682798") is read whole."""
+WINDOW = 3  # a secret in parts is looked for across up to this many neighbouring turns
+
+
 def split_secrets(messages: Sequence[Message]) -> dict[int, str]:
-    """Turns that hold part of a secret split across two adjacent turns, each with the policy's reason.
+    """Turns that hold part of a secret split across two or three neighbouring turns, each with the policy's reason.
 
-    Each pair of adjacent turns is judged as one window (their texts joined by a newline). A finding in the
-    window that neither turn gives alone (same detector, same place) means the secret needs both: both are held back.
+    Each window of two and of three neighbouring turns is judged as one text, joined each way in JOINS. A finding
+    in the window that no turn gives alone (same detector, same place) means the secret needs several turns: every
+    turn of the window is held back. Windows are taken over the whole chat and over the user's turns alone, so a
+    reply in between ("ok") does not hide a number typed in two halves.
     """
-    from ..policy.rules import findings
-
     texts = [m["content"] for m in messages]
     marked: dict[int, str] = {}
-    for i in range(1, len(texts)):
-        a, b = texts[i - 1], texts[i]
-        if not a.strip() or not b.strip():
-            continue
-        joined = a + "\n" + b
-        reason = _refused(joined)
-        if reason is None:
-            continue
-        cut = len(a) + 1
-        alone = {(f.detector, f.start, f.end) for f in findings(a)}
-        alone |= {(f.detector, f.start + cut, f.end + cut) for f in findings(b)}
-        if any((f.detector, f.start, f.end) not in alone for f in findings(joined)):
-            marked.setdefault(i - 1, reason)
-            marked.setdefault(i, reason)
+    in_order = list(range(len(texts)))
+    users = [i for i, m in enumerate(messages) if m["role"] == "user"]  # the user's pieces, replies in between
+    for order in (in_order, users) if users != in_order else (in_order,):
+        _mark_windows(texts, order, marked)
     return marked
+
+
+def _mark_windows(texts: list[str], order: list[int], marked: dict[int, str]) -> None:
+    """Mark every turn of each window (of `order`'s neighbours) whose joined text holds a secret no turn holds alone."""
+    from ..policy.rules import findings
+
+    for width in range(2, WINDOW + 1):
+        for first in range(len(order) - width + 1):
+            window = order[first:first + width]
+            parts = [texts[i] for i in window]
+            if any(not part.strip() for part in parts):
+                continue
+            for joint in JOINS:
+                joined = joint.join(parts)
+                reason = _refused(joined)
+                if reason is None:
+                    continue
+                # what the turns give alone, and (for three) what each neighbouring pair gives: a window is marked
+                # only when it needs all its turns, so a fact beside a two-turn secret is not held back with it
+                alone, at, starts = set(), 0, []
+                for part in parts:
+                    starts.append(at)
+                    alone |= {(f.detector, f.start + at, f.end + at) for f in findings(part)}
+                    at += len(part) + len(joint)
+                if width == 3:
+                    for k in (0, 1):
+                        pair = joint.join(parts[k:k + 2])
+                        alone |= {(f.detector, f.start + starts[k], f.end + starts[k]) for f in findings(pair)}
+                if any((f.detector, f.start, f.end) not in alone for f in findings(joined)):
+                    for position in window:
+                        marked.setdefault(position, reason)
+                    break
+
+
+def held_back(messages: Sequence[Message]) -> dict[int, str]:
+    """Turns nothing may be taken from, with the policy's reason: a turn it refuses whole (never split into
+    sentences that pass alone), and every turn of a secret split across neighbouring turns."""
+    held = {i: reason for i, m in enumerate(messages) if m["content"].strip()
+            and (reason := _refused(m["content"])) is not None}
+    for position, reason in split_secrets(messages).items():
+        held.setdefault(position, reason)
+    return held
 
 
 def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[str, str]]]:
     """The user's statements the write policy would store, and the ones it refuses (with its reason).
 
-    A turn that holds part of a secret split across turns gives no fact at all (`split_secrets`).
+    A turn the policy refuses whole, or that holds part of a secret split across turns, gives no fact at all
+    (`held_back`): its sentences are not judged one by one.
     """
     from ..policy.rules import review
 
     facts: list[str] = []
     refused: list[tuple[str, str]] = []
-    split = split_secrets(messages)
+    split = held_back(messages)
     for position, message in enumerate(messages):
         if message["role"] != "user":
             continue
@@ -100,7 +140,7 @@ def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[st
 
 def where_we_were(messages: Sequence[Message]) -> str:
     """The first sentence of the newest user turn that the policy does not refuse ('' if none): the note's last line."""
-    split = split_secrets(messages)
+    split = held_back(messages)
     for position in range(len(messages) - 1, -1, -1):
         if messages[position]["role"] != "user":
             continue
