@@ -43,7 +43,7 @@ from langgraph.store.base import (  # noqa: E402
 
 from primer_memory import KINDS, InvalidMemory, LongTermMemory, PolicyDecision, Scope, ScopeError, review  # noqa: E402
 from primer_memory.policy.gate import decide  # noqa: E402
-from primer_memory.policy.provenance import PROVENANCES  # noqa: E402
+from primer_memory.policy.provenance import PROVENANCES, is_provenance  # noqa: E402
 
 __all__ = ["LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused", "PolicySkipped"]
 
@@ -174,7 +174,7 @@ class LongTermStore(BaseStore):
                  source: str = "langgraph", policy: Callable[[str], PolicyDecision] = review):
         if type(kind) is not str or kind not in KINDS:
             raise InvalidMemory(f"kind must be one of {', '.join(map(repr, KINDS))} (a plain string); got {kind!r:.60}")
-        if type(provenance) is not str or provenance not in PROVENANCES:
+        if not is_provenance(provenance):
             raise InvalidMemory(f"provenance must be one of {', '.join(map(repr, PROVENANCES))}: who speaks through "
                                 f"this store's puts (usually 'assistant'); got {provenance!r:.60}")
         self.memory = LongTermMemory() if memory is None else memory
@@ -308,8 +308,7 @@ class LongTermStore(BaseStore):
             if not writes:
                 continue
             entries = [{"kind": self.kind, "content": json.dumps(dict(op.value), ensure_ascii=False),
-                        "key": _record_key(tuple(op.namespace[2:]), op.key), "source": self.source,
-                        "provenance": self.provenance} for op in writes]
+                        "key": _record_key(tuple(op.namespace[2:]), op.key), "source": self.source} for op in writes]
             for op, result in zip(writes, self.memory.remember_many(scope, entries, provenance=self.provenance)):
                 if not result.stored and result.record is None:  # a duplicate comes back with its record: fine
                     self._refuse(op, result.reason)

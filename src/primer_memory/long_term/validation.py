@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..policy.provenance import PROVENANCES
+from ..policy.provenance import PROVENANCES, is_provenance
 from .records import (DEFAULT_IMPORTANCE, KINDS, InvalidMemory, InvalidQuery, MemoryRecord, Scope, ScopeError,
                       lone_surrogate)
 
@@ -100,12 +100,11 @@ def check_entries(entries: object, *, provenance: str | None = None) -> list[Ent
                             f"got {type(entries).__name__}")
     if provenance is not None:
         _check_provenance(provenance, "remember_many")
-    checked = [check_entry(e, f"memory {i}", batch=provenance) for i, e in enumerate(entries)]
-    return checked
+    return [check_entry(e, f"memory {i}", batch=provenance) for i, e in enumerate(entries)]
 
 
 def _check_provenance(provenance: object, where: str) -> str:
-    if type(provenance) is not str or provenance not in PROVENANCES:
+    if not is_provenance(provenance):
         raise InvalidMemory(f"{where}: provenance must be one of {', '.join(map(repr, PROVENANCES))} (where the "
                             f"memory came from); got {provenance!r:.60}")
     return provenance

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..policy.default import default_policy
 from ..policy.gate import decide
-from ..policy.provenance import PROVENANCES
+from ..policy.provenance import PROVENANCES, is_provenance
 from .errors import (
     InvalidLine,
     InvalidText,
@@ -111,7 +111,7 @@ class MemoryNotes:
             raise NotesSetupError(f"max_bytes must be a positive integer, got {max_bytes!r}")
         if policy is not None and not callable(policy):
             raise NotesSetupError(f"policy must be a function of a text returning a PolicyDecision, got {policy!r:.60}")
-        if type(provenance) is not str or provenance not in PROVENANCES:
+        if not is_provenance(provenance):
             raise NotesSetupError(f"provenance must be one of {', '.join(map(repr, PROVENANCES))} (who writes these "
                                   f"notes); got {provenance!r:.60}")
         self._root = open_root(root)

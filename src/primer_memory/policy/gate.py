@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from .decision import STORE_REASON, PolicyDecision
-from .provenance import PROVENANCES, admit
+from .provenance import PROVENANCES, admit, is_provenance
 
 __all__ = ["Fields", "decide", "field_refusal"]
 
@@ -49,7 +49,7 @@ def decide(review: Callable[[str], PolicyDecision], content: str, *, kind: str, 
     With `worth=False` (a note, which is not a candidate memory) the policy's "skip" does not stop the write:
     only a refusal does, and the rest of the gate still runs.
     """
-    if type(provenance) is not str or provenance not in PROVENANCES:
+    if not is_provenance(provenance):
         raise ValueError(f"provenance must be one of {', '.join(map(repr, PROVENANCES))}; got {provenance!r:.60}")
     fields = dict(fields or {})
     decision = review(content) if content else PolicyDecision("store", STORE_REASON)

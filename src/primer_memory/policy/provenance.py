@@ -19,10 +19,16 @@ from .poisoning import find_hidden_text, find_instruction
 from .decision import PolicyDecision
 from .scan import Span
 
-__all__ = ["PROVENANCES", "TRUST", "admit", "find_redirect", "outranks"]
+__all__ = ["PROVENANCES", "TRUST", "admit", "find_redirect", "is_provenance", "outranks"]
 
 PROVENANCES: tuple[str, ...] = ("user", "assistant", "tool", "import")
 """Where a memory came from: the user said it, the assistant inferred it, a tool or web page returned it, an import."""
+
+def is_provenance(value: object) -> bool:
+    """Whether `value` names a provenance: one of PROVENANCES, as a plain str (a subclass could compare equal and
+    behave otherwise later)."""
+    return type(value) is str and value in PROVENANCES
+
 
 TRUST: dict[str, int] = {"user": 3, "assistant": 2, "tool": 1, "import": 1}
 """How far each provenance is trusted: the user above the assistant above tools and imports (which rank alike)."""

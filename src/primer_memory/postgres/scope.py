@@ -35,6 +35,7 @@ __all__ = [
     "SCOPE_SETTING",
     "SCOPE_SQL",
     "SIGNED_POLICY",
+    "TRANSACTION_ID",
     "TRANSACTION_SQL",
     "ScopeSigner",
     "SignedScope",
@@ -56,7 +57,8 @@ OWNER_ROLE = "primer_owner"
 SCOPE_SETTING = "app.scope"
 SCOPE_SQL = "SELECT set_config('app.scope', %s, true)"
 """Sets the caller's signed scope, local to this transaction (after `TRANSACTION_SQL` named the transaction)."""
-TRANSACTION_SQL = "SELECT pg_backend_pid(), (extract(epoch FROM transaction_timestamp()) * 1000000)::bigint"
+TRANSACTION_ID = "pg_backend_pid(), (extract(epoch FROM transaction_timestamp()) * 1000000)::bigint"
+TRANSACTION_SQL = f"SELECT {TRANSACTION_ID}"
 """This transaction, as the check sees it: the server process and the transaction's start in microseconds."""
 DEFAULT_TTL = 300.0
 """Seconds a signed scope stays valid (checked against the server's clock at the start of each transaction)."""

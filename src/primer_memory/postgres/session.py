@@ -25,10 +25,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .scope import APP_ROLE, SCOPE_SQL, ScopeSigner, SignedScope, UnsignableScope, application_dsn
+from .scope import APP_ROLE, SCOPE_SQL, TRANSACTION_ID, ScopeSigner, SignedScope, UnsignableScope, application_dsn
 
 __all__ = ["APP_ROLE", "CONNECTION_KWARGS", "DEFAULT_PINS", "PIN_SQL", "SCOPE_SQL", "SessionPins",
-           "application_dsn", "connect", "connect_pool",
+           "application_dsn", "begin_unit", "connect", "connect_pool",
            "extension_schema", "reset_connection", "scope_settings", "scoped_transaction", "search_path",
            "startup_options"]
 
@@ -50,7 +50,7 @@ class SessionPins:
 DEFAULT_PINS = SessionPins()
 PIN_SQL = ("SELECT set_config('search_path', %s, true), set_config('statement_timeout', %s, true), "
            "set_config('lock_timeout', %s, true), set_config('idle_in_transaction_session_timeout', %s, true), "
-           "pg_backend_pid(), (extract(epoch FROM transaction_timestamp()) * 1000000)::bigint")
+           + TRANSACTION_ID)
 """The first statement of every unit of work: the pinned settings, local to it, and which transaction it is
 (`scope.TRANSACTION_SQL`'s two values), so the scope set next can be signed for this transaction alone."""
 
@@ -137,9 +137,15 @@ def scoped_transaction(pool: Any, signer: ScopeSigner, scope: Any, pins: Session
                               "scope and let the unit of work sign it for its own transaction")
     signer.check(scope)
     with pool.connection() as conn, conn.transaction():
-        transaction = tuple(conn.execute(PIN_SQL, pins.values()).fetchone()[-2:])
-        conn.execute(SCOPE_SQL, (signer.sign(scope, transaction).token,))  # type: ignore[arg-type]
+        begin_unit(conn, signer, scope, pins)
         yield conn
+
+
+def begin_unit(conn: Any, signer: ScopeSigner, scope: Any, pins: SessionPins = DEFAULT_PINS) -> None:
+    """Inside a transaction on `conn`: the pinned settings (which also name the transaction), then the caller's
+    scope signed for this transaction alone. Every unit of work starts so, pooled or not (a task store's own)."""
+    transaction = tuple(conn.execute(PIN_SQL, pins.values()).fetchone()[-2:])
+    conn.execute(SCOPE_SQL, (signer.sign(scope, transaction).token,))  # type: ignore[arg-type]
 
 
 def scope_settings(conn: Any) -> str | None:

@@ -8,6 +8,7 @@ the same policy: the model proposes nothing here, the code decides.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,19 +59,20 @@ def split_secrets(messages: Sequence[Message]) -> dict[int, str]:
     turn of the window is held back. Windows are taken over the whole chat and over the user's turns alone, so a
     reply in between ("ok") does not hide a number typed in two halves.
     """
+    from ..policy.rules import findings
+
     texts = [m["content"] for m in messages]
     marked: dict[int, str] = {}
     in_order = list(range(len(texts)))
     users = [i for i, m in enumerate(messages) if m["role"] == "user"]  # the user's pieces, replies in between
+    found = functools.lru_cache(maxsize=None)(findings)  # a turn or pair sits in many windows: read each once
     for order in (in_order, users) if users != in_order else (in_order,):
-        _mark_windows(texts, order, marked)
+        _mark_windows(texts, order, marked, found)
     return marked
 
 
-def _mark_windows(texts: list[str], order: list[int], marked: dict[int, str]) -> None:
+def _mark_windows(texts: list[str], order: list[int], marked: dict[int, str], findings: Any) -> None:
     """Mark every turn of each window (of `order`'s neighbours) whose joined text holds a secret no turn holds alone."""
-    from ..policy.rules import findings
-
     for width in range(2, WINDOW + 1):
         for first in range(len(order) - width + 1):
             window = order[first:first + width]
@@ -109,17 +111,18 @@ def held_back(messages: Sequence[Message]) -> dict[int, str]:
     return held
 
 
-def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[str, str]]]:
+def durable_facts(messages: Sequence[Message], held: dict[int, str] | None = None
+                  ) -> tuple[list[str], list[tuple[str, str]]]:
     """The user's statements the write policy would store, and the ones it refuses (with its reason).
 
     A turn the policy refuses whole, or that holds part of a secret split across turns, gives no fact at all
-    (`held_back`): its sentences are not judged one by one.
+    (`held_back`, computed here unless the caller has it): its sentences are not judged one by one.
     """
     from ..policy.rules import review
 
     facts: list[str] = []
     refused: list[tuple[str, str]] = []
-    split = held_back(messages)
+    split = held_back(messages) if held is None else held
     for position, message in enumerate(messages):
         if message["role"] != "user":
             continue
@@ -138,9 +141,9 @@ def durable_facts(messages: Sequence[Message]) -> tuple[list[str], list[tuple[st
     return facts, refused
 
 
-def where_we_were(messages: Sequence[Message]) -> str:
+def where_we_were(messages: Sequence[Message], held: dict[int, str] | None = None) -> str:
     """The first sentence of the newest user turn that the policy does not refuse ('' if none): the note's last line."""
-    split = held_back(messages)
+    split = held_back(messages) if held is None else held
     for position in range(len(messages) - 1, -1, -1):
         if messages[position]["role"] != "user":
             continue
@@ -161,12 +164,13 @@ def write_handoff(messages: Sequence[Message], previous_note: str, max_note_toke
     Every part passed the policy, and so does the note as written (judged whole, so facts that join into a secret
     are caught too): while the policy refuses it, the oldest fact gives way, then the last line.
     """
-    facts, refused = durable_facts(messages)
+    held = held_back(messages)  # once: both the facts and the last line leave these turns out
+    facts, refused = durable_facts(messages, held)
     carried: list[str] = []
     if previous_note.startswith(HANDOFF_PREFIX):  # facts from an earlier hand-off carry over
         carried = [f for f in previous_note[len(HANDOFF_PREFIX):].split(". Where we were: ")[0].split("; ") if f]
     facts = list(dict.fromkeys([*carried, *facts]))
-    last = where_we_were(messages)
+    last = where_we_were(messages, held)
     where = f". Where we were: {last}" if last else ""
     kept = list(facts)
 

@@ -174,12 +174,10 @@ def setup_store(
 
 
 def drop_schema(admin_dsn: str, schema: str) -> None:
-    """Remove a store's schema and everything in it (tests and the notebook's clean-up)."""
-    import psycopg
-    from psycopg import sql
+    """Remove a store's schema and everything in it (tests and the notebook's clean-up); the name is checked first."""
+    from ...postgres.scope import drop_schema as drop
 
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(check_schema(schema))))
+    drop(admin_dsn, check_schema(schema))
 
 
 def table_names() -> Sequence[str]:

@@ -92,8 +92,6 @@ class TaskScope:
 
     def bind(self, conn: Any) -> None:
         """Inside a transaction on `conn`: the pinned settings, then the scope signed for this transaction."""
-        from ...postgres.session import DEFAULT_PINS, PIN_SQL
-        from ...postgres.scope import SCOPE_SQL
+        from ...postgres.session import begin_unit
 
-        transaction = tuple(conn.execute(PIN_SQL, DEFAULT_PINS.values()).fetchone()[-2:])
-        conn.execute(SCOPE_SQL, (self._signer.sign(self, transaction).token,))  # type: ignore[arg-type]
+        begin_unit(conn, self._signer, self)
