@@ -7,12 +7,13 @@ plain user/assistant chats; `ShortTermMemory` is tested against it.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .chat import Message, message_tokens
 from .errors import InvalidBudget, InvalidSummary, InvalidTokenCount, check_summary
 from .summarizers import Summarizer, first_sentences
 from .tokens import TokenCounter, estimate_tokens
+from .withheld import WITHHELD, held_back
 
 __all__ = ["SUMMARY_PREFIX", "TRUNCATION_MARKER", "InvalidBudget", "InvalidSummary", "InvalidTokenCount",
            "check_budget", "check_summary", "checked_counter", "context_reference", "cut_text", "cut_unit", "fold_slow"]
@@ -137,13 +138,18 @@ def context_reference(
     budget_tokens: int,
     keep_last: int = 4,
     summarize: Summarizer = first_sentences,
+    *,
+    held: Mapping[int, str] | None = None,
 ) -> tuple[str, list[Message]]:
     """The rule written out in the most direct way, for user/assistant chats: what `ShortTermMemory` must match.
 
     It re-joins and re-measures the summary once per dropped message, so it
     is quadratic in the length of the chat; `benchmarks/` compares the two.
+    A turn the write policy withholds (`withheld.held_back`, judged here over
+    the whole chat unless `held` gives it) is summarized as the marker only.
     """
     check_budget(budget_tokens, keep_last)
+    held = held_back(messages) if held is None else held
     tokens = [estimate_tokens(m["content"]) for m in messages]
     if sum(tokens) <= budget_tokens:
         return "", [_copy(m) for m in messages]
@@ -152,4 +158,27 @@ def context_reference(
     if sum(tokens[start:]) > budget_tokens:
         recent = [_copy(recent[-1], cut_text(recent[-1]["content"], budget_tokens))]
     room = budget_tokens - sum(estimate_tokens(m["content"]) for m in recent)
-    return fold_slow(messages[:start], room, summarize)[0], recent
+    older = [_copy(m, WITHHELD) if i in held else m for i, m in enumerate(messages[:start])]
+    return fold_slow(older, room, summarize)[0], recent
+
+
+def gallop(n: int, fits: Callable[[int], bool], hint: int) -> tuple[int, int]:
+    """Bounds (lo, hi) of the first i in [0, n) with fits(i), searching outwards from `hint` in doubling steps.
+
+    Assumes fits is monotone (false, then true); the caller checks the answer. hi == n means none fits.
+    """
+    if n == 0:
+        return 0, 0
+    h = min(max(hint, 0), n - 1)
+    step = 1
+    if fits(h):
+        hi = h
+        while h - step >= 0 and fits(h - step):
+            hi = h - step
+            step *= 2
+        return max(h - step + 1, 0), hi
+    lo = h + 1
+    while h + step < n and not fits(h + step):
+        lo = h + step + 1
+        step *= 2
+    return lo, min(h + step, n)

@@ -8,7 +8,6 @@ the same policy: the model proposes nothing here, the code decides.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,8 @@ from .chat import Message
 from .folding import cut_text
 from .summarizers import first_sentence
 from .tokens import TokenCounter
+from .withheld import JOINS, WINDOW, held_back, split_secrets
+from .withheld import refused as _refused
 
 __all__ = ["HANDOFF_PREFIX", "JOINS", "WINDOW", "Handoff", "durable_facts", "held_back", "split_secrets",
            "where_we_were", "write_handoff"]
@@ -35,80 +36,6 @@ class Handoff:
     refused: list[tuple[str, str]]  # (sentence, the policy's reason)
     messages_before: int
     promoted: list[Any] = field(default_factory=list)  # WriteResult per fact, when long-term memory was given
-
-
-def _refused(text: str) -> str | None:
-    """The policy's reason if it refuses `text`, else None."""
-    from ..policy.rules import review
-
-    decision = review(text)
-    return decision.reason if decision.verdict == "refuse" else None
-
-
-JOINS = ("\n", " ", "")
-"""How neighbouring turns are joined to be judged as one text: as separate lines, as one line, and run together,
-so a number broken over two turns ("51814192" / "76682798") is read whole."""
-WINDOW = 3  # a secret in parts is looked for across up to this many neighbouring turns
-
-
-def split_secrets(messages: Sequence[Message]) -> dict[int, str]:
-    """Turns that hold part of a secret split across two or three neighbouring turns, each with the policy's reason.
-
-    Each window of two and of three neighbouring turns is judged as one text, joined each way in JOINS. A finding
-    in the window that no turn gives alone (same detector, same place) means the secret needs several turns: every
-    turn of the window is held back. Windows are taken over the whole chat and over the user's turns alone, so a
-    reply in between ("ok") does not hide a number typed in two halves.
-    """
-    from ..policy.rules import findings
-
-    texts = [m["content"] for m in messages]
-    marked: dict[int, str] = {}
-    in_order = list(range(len(texts)))
-    users = [i for i, m in enumerate(messages) if m["role"] == "user"]  # the user's pieces, replies in between
-    found = functools.lru_cache(maxsize=None)(findings)  # a turn or pair sits in many windows: read each once
-    for order in (in_order, users) if users != in_order else (in_order,):
-        _mark_windows(texts, order, marked, found)
-    return marked
-
-
-def _mark_windows(texts: list[str], order: list[int], marked: dict[int, str], findings: Any) -> None:
-    """Mark every turn of each window (of `order`'s neighbours) whose joined text holds a secret no turn holds alone."""
-    for width in range(2, WINDOW + 1):
-        for first in range(len(order) - width + 1):
-            window = order[first:first + width]
-            parts = [texts[i] for i in window]
-            if any(not part.strip() for part in parts):
-                continue
-            for joint in JOINS:
-                joined = joint.join(parts)
-                reason = _refused(joined)
-                if reason is None:
-                    continue
-                # what the turns give alone, and (for three) what each neighbouring pair gives: a window is marked
-                # only when it needs all its turns, so a fact beside a two-turn secret is not held back with it
-                alone, at, starts = set(), 0, []
-                for part in parts:
-                    starts.append(at)
-                    alone |= {(f.detector, f.start + at, f.end + at) for f in findings(part)}
-                    at += len(part) + len(joint)
-                if width == 3:
-                    for k in (0, 1):
-                        pair = joint.join(parts[k:k + 2])
-                        alone |= {(f.detector, f.start + starts[k], f.end + starts[k]) for f in findings(pair)}
-                if any((f.detector, f.start, f.end) not in alone for f in findings(joined)):
-                    for position in window:
-                        marked.setdefault(position, reason)
-                    break
-
-
-def held_back(messages: Sequence[Message]) -> dict[int, str]:
-    """Turns nothing may be taken from, with the policy's reason: a turn it refuses whole (never split into
-    sentences that pass alone), and every turn of a secret split across neighbouring turns."""
-    held = {i: reason for i, m in enumerate(messages) if m["content"].strip()
-            and (reason := _refused(m["content"])) is not None}
-    for position, reason in split_secrets(messages).items():
-        held.setdefault(position, reason)
-    return held
 
 
 def durable_facts(messages: Sequence[Message], held: dict[int, str] | None = None

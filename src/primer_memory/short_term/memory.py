@@ -10,7 +10,7 @@ the chat-API shape; a tool call and its results are kept or folded as one unit.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +29,11 @@ from .folding import (
     cut_text,
     cut_unit,
     fold_slow,
+    gallop,
 )
 from .summarizers import PerMessageSummarizer, RollingSummarizer, Summarizer, first_sentence, first_sentences
 from .tokens import TokenCounter, estimate_tokens
+from .withheld import WITHHELD, HeldTurns, refused
 
 if TYPE_CHECKING:  # pragma: no cover
     from .handoff import Handoff
@@ -141,6 +143,7 @@ class ShortTermMemory:
         self._rolled_upto = 0  # rolling mode: messages before this are in the running summary
         self._rolling = ""
         self._note = ""  # a hand-off note that opens a fresh window
+        self._held = HeldTurns(self._messages)  # turns no summary may take anything from, judged as they fold
 
     @property
     def budget_tokens(self) -> int:
@@ -257,6 +260,7 @@ class ShortTermMemory:
                                 count_tokens=self._given_count, start_on=self._start_on, system=self.system)
         for name in ("_messages", "_prefix", "_units", "_open_calls", "_pieces", "_piece_prefix"):
             setattr(other, name, list(getattr(self, name)))  # messages are never edited in place, only appended
+        other._held = HeldTurns(other._messages)  # judged afresh, on its own list: the pieces already hold the marks
         other._rolled_upto, other._rolling, other._note = self._rolled_upto, self._rolling, self._note
         return other
 
@@ -347,12 +351,45 @@ class ShortTermMemory:
         """Fold messages [0, end) into a summary that fits `room`, dropping the oldest units first."""
         summarizer = self._summarize
         if not isinstance(summarizer, PerMessageSummarizer):
-            return fold_slow(self._messages[:end], room, summarizer, self._count, starts)
-        for message in self._messages[len(self._pieces): end]:
+            older = [_copy(m, WITHHELD) if self._held.reason(i) else m for i, m in enumerate(self._messages[:end])]
+            return fold_slow(older, room, summarizer, self._count, starts)
+        for position in range(len(self._pieces), end):
+            message = self._messages[position]
+            if self._held.known(position):
+                message = _copy(message, WITHHELD)
             piece = check_summary(summarizer.piece(_copy(message)), "the summarizer's piece function")
             self._pieces.append(piece)
             self._piece_prefix.append(self._piece_prefix[-1] + len(piece))
-        sep = summarizer.separator
+        while True:  # judge the turns the summary would show (and the unit before): a withheld one changes its size
+            lo = self._search(end, room, starts)
+            if not starts or not self._withhold(starts[max(min(lo, len(starts) - 1) - 1, 0)], end):
+                break
+        if lo >= len(starts):
+            return "", end
+        self._fold_start = starts[lo]
+        return SUMMARY_PREFIX + summarizer.separator.join(self._pieces[starts[lo]:end]), starts[lo]
+
+    def _withhold(self, first: int, end: int) -> bool:
+        """Judge turns [first, end) against the write policy; a withheld turn's piece becomes the marker's.
+        True if anything new was learnt (the fold must be searched again)."""
+        summarizer = self._summarize
+        assert isinstance(summarizer, PerMessageSummarizer)
+        learnt, changed = False, len(self._pieces)
+        for position in range(first, end):
+            learnt |= not self._held.judged(position)
+            for marked in self._held.judge(position):
+                learnt = True
+                if marked < len(self._pieces):
+                    withheld = _copy(self._messages[marked], WITHHELD)
+                    self._pieces[marked] = check_summary(summarizer.piece(withheld), "the summarizer's piece function")
+                    changed = min(changed, marked)
+        for position in range(changed, len(self._pieces)):
+            self._piece_prefix[position + 1] = self._piece_prefix[position] + len(self._pieces[position])
+        return learnt
+
+    def _search(self, end: int, room: int, starts: list[int]) -> int:
+        """Index in `starts` of the first unit the summary of [start, end) fits `room` from (len(starts): none)."""
+        sep = self._summarize.separator  # type: ignore[union-attr]
 
         def text(start: int) -> str:
             return SUMMARY_PREFIX + sep.join(self._pieces[start:end])
@@ -372,7 +409,7 @@ class ShortTermMemory:
         if self._count is estimate_tokens:
             lo, hi = 0, len(starts)
         else:
-            lo, hi = _gallop(len(starts), lambda i: fits(starts[i]),
+            lo, hi = gallop(len(starts), lambda i: fits(starts[i]),
                              bisect.bisect_left(starts, self._fold_start) if self._fold_start else len(starts) - 1)
         while lo < hi:
             mid = (lo + hi) // 2
@@ -382,10 +419,7 @@ class ShortTermMemory:
                 lo = mid + 1
         while lo < len(starts) and not fits(starts[lo]):  # a counter need not be monotone: check, never trust
             lo += 1
-        if lo >= len(starts):
-            return "", end
-        self._fold_start = starts[lo]
-        return text(starts[lo]), starts[lo]
+        return lo
 
     def _fold_rolling(self, end: int, room: int) -> str:
         """Rolling mode: fold the newly evicted messages into the running summary in one call."""
@@ -394,13 +428,19 @@ class ShortTermMemory:
         target = room - self._count(SUMMARY_PREFIX)
         if target <= 0:
             return ""  # no room now; the messages are folded on a later call that has room
-        new = self._messages[self._rolled_upto: end]
+        # a withheld turn reaches the model-written summary as the marker only
+        new = [_copy(self._messages[i], WITHHELD if self._held.reason(i) else None)
+               for i in range(self._rolled_upto, end)]
         if new:  # nothing new, no call: a summary already kept was cut to its room when it was kept
-            rolling = check_summary(summarizer(self._rolling, [_copy(m) for m in new], max_tokens=target))
+            rolling = check_summary(summarizer(self._rolling, new, max_tokens=target))
             if self._count(SUMMARY_PREFIX + rolling) > room:  # outgrew its room: re-summarize once
                 rolling = check_summary(summarizer(rolling, [], max_tokens=target))
             if self._count(SUMMARY_PREFIX + rolling) > room:  # a summarizer that ignores max_tokens: cut, then keep
                 rolling = cut_text(rolling, target, self._count)
+            lines = rolling.split("; ")  # the summary is judged whole too: its oldest lines give way while refused
+            while lines and refused("; ".join(lines)) is not None:
+                lines.pop(0)
+            rolling = "; ".join(lines)
             self._rolling, self._rolled_upto = rolling, end  # only text that passed the checks is kept
         if not self._rolling:
             return ""
@@ -428,28 +468,6 @@ class ShortTermMemory:
         self._reset()
         self._note = result.note
         return result
-
-
-def _gallop(n: int, fits: Callable[[int], bool], hint: int) -> tuple[int, int]:
-    """Bounds (lo, hi) of the first i in [0, n) with fits(i), searching outwards from `hint` in doubling steps.
-
-    Assumes fits is monotone (false, then true); the caller checks the answer. hi == n means none fits.
-    """
-    if n == 0:
-        return 0, 0
-    h = min(max(hint, 0), n - 1)
-    step = 1
-    if fits(h):
-        hi = h
-        while h - step >= 0 and fits(h - step):
-            hi = h - step
-            step *= 2
-        return max(h - step + 1, 0), hi
-    lo = h + 1
-    while h + step < n and not fits(h + step):
-        lo = h + step + 1
-        step *= 2
-    return lo, min(h + step, n)
 
 
 def token_curve(
