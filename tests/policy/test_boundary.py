@@ -71,3 +71,19 @@ def test_the_system_text_may_not_hold_the_delimiters_and_a_forged_block_is_refus
         parse_system(forged)
     with pytest.raises(BoundaryError):
         parse_block(f"{DATA_OPEN}\n{{\"text\":\"not canonical\"}}\n{DATA_CLOSE}")
+
+
+@repeatable
+@given(st.lists(st.one_of(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), st.characters()),
+                max_size=8).map("".join))
+def test_any_code_points_are_quoted_exactly_or_refused_by_name(value: str) -> None:
+    """Any code points, lone surrogates included: the quote reads back as exactly the value, or (only when two
+    separate halves would read back as one character) BoundaryError says so; never a quote that changes it."""
+    import json
+    import re
+
+    if re.search("[\ud800-\udbff][\udc00-\udfff]", value):
+        with pytest.raises(BoundaryError, match="two separate halves"):
+            quote(value)
+    else:
+        assert json.loads(quote(value)) == value

@@ -20,6 +20,7 @@ from primer_memory import (
     tool_call,
 )
 from primer_memory.short_term.chat import message_tokens
+from primer_memory.short_term.tokens import estimate_tokens
 from primer_memory.lessons.examples import invoice_chat, tool_chat, tool_turn
 from primer_memory.short_term.folding import TRUNCATION_MARKER
 
@@ -283,5 +284,7 @@ def test_add_with_tool_keywords_and_prompt_counts_the_calls() -> None:
     summary, sent = memory.context()
     assert [m["role"] for m in sent] == ["user", "assistant", "tool"] and sent[2]["tool_call_id"] == "c1"
     prompt = build_prompt("You reconcile invoices.", summary, sent)
-    assert prompt_tokens(prompt) == sum(message_tokens(m) for m in prompt) > sum(
-        len(m["content"]) // 4 for m in prompt)  # the call's name and arguments are counted too
+    assert prompt_tokens(prompt) > sum(len(m["content"]) // 4 for m in prompt)  # the call's name and arguments too
+    # the memory counts each turn as the prompt sends it (the tool result quoted as data): its count is the prompt's
+    assert prompt_tokens(prompt) == estimate_tokens(prompt[0]["content"]) + sum(message_tokens(m) for m in sent)
+    assert memory.sent_tokens() == sum(message_tokens(m) for m in sent)

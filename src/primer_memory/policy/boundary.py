@@ -1,8 +1,9 @@
 """The one boundary where untrusted text becomes prompt, escaping by default like an HTML template engine.
 
 Everything a model reads that the application did not write itself (a recalled memory with its kind, key and
-source; the summary of older turns; a hand-off note; a folded tool result; a task step's output; a refusal sent
-back) is rendered here, and only here, as one JSON object a line inside one delimited data block:
+source; the summary of older turns; a hand-off note; a tool result in the recent turns; a task step's output; a
+refusal sent back) is rendered here, and only here, as one JSON object a line inside one delimited data block
+(a tool call's arguments, which must stay JSON, are written back by `render_arguments` on one escaped line):
 
     <data>
     {"type": "memory", "kind": "episodic", "source": "conversation", "text": "On 2026-09-18 Alice ..."}
@@ -23,7 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["DATA_CLOSE", "DATA_HEADER", "DATA_OPEN", "BoundaryError", "Item", "parse_block", "parse_system",
-           "parse_view", "quote", "render_block", "render_item", "render_system", "render_view"]
+           "parse_view", "quote", "render_arguments", "render_block", "render_item", "render_json", "render_result",
+           "render_system", "render_view"]
 
 DATA_OPEN = "<data>"
 DATA_CLOSE = "</data>"
@@ -53,13 +55,57 @@ def _safe(ch: str) -> bool:
 
 
 def quote(value: str) -> str:
-    """`value` as one JSON string on one line, with every character that could break out escaped."""
+    """`value` as one JSON string on one line, with every character that could break out escaped.
+
+    A lone surrogate (half of a character) is escaped and reads back as itself, but two separate halves that
+    happen to form a pair are refused: JSON reads their escapes back as one character, so the quote would not say
+    what the value says.
+    """
     if not isinstance(value, str):
         raise BoundaryError(f"only text can be quoted into a prompt, got {type(value).__name__}")
     text = json.dumps(value, ensure_ascii=False)
     if all(map(_safe, text)):
         return text
+    pair = _SURROGATE_PAIR.search(value)
+    if pair:
+        raise BoundaryError(f"a value holds two separate halves of a character (lone surrogates U+{ord(value[pair.start()]):04X} "
+                            f"U+{ord(value[pair.start() + 1]):04X} at position {pair.start()}) that JSON would read back as "
+                            "one character: it cannot be quoted exactly; send valid Unicode")
     return "".join(ch if _safe(ch) else _escape(ch) for ch in text)
+
+
+_SURROGATE_PAIR = re.compile("[\\ud800-\\udbff][\\udc00-\\udfff]")
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def render_json(value: Any) -> str:
+    """Parsed JSON written back on one line, every name and string `quote`d: valid JSON no value can break out of."""
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{quote(k)}: {render_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(render_json(v) for v in value) + "]"
+    return json.dumps(value)  # a number, true, false or null: nothing in it can break out
+
+
+def render_arguments(text: str) -> str:
+    """A tool call's arguments as the model reads them: the same JSON value, written by `render_json` on one line;
+    text that is not JSON becomes one JSON string holding it, so `arguments` is always valid JSON."""
+    if not isinstance(text, str):
+        raise BoundaryError(f"tool-call arguments are JSON text, got {type(text).__name__}")
+    try:
+        return render_json(json.loads(text, parse_constant=_no_constant))
+    except (ValueError, RecursionError):  # not JSON, NaN or Infinity, or nested deeper than Python reads
+        return quote(text)
+
+
+def render_result(text: str, kind: str = "tool result") -> str:
+    """A tool's output (or a step's output, or a refusal) as the content of a tool message: one quoted item."""
+    return render_block([{"type": kind, "text": text}])
 
 
 def render_item(item: Item) -> str:

@@ -12,11 +12,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
+from ..policy.boundary import render_arguments, render_result
 from .errors import InvalidMessage
 from .tokens import TokenCounter, estimate_tokens
 
-__all__ = ["CHAT_ROLES", "ROLES", "InvalidMessage", "Message", "ToolCall", "check_message", "check_text",
-           "message_tokens", "tool_call", "unit_starts"]
+__all__ = ["CHAT_ROLES", "ROLES", "InvalidMessage", "Message", "ToolCall", "as_sent", "check_message", "check_text",
+           "message_tokens", "sent_tokens", "tool_call", "unit_starts"]
 
 ROLES: tuple[str, ...] = ("user", "assistant")
 """The lesson's roles: what `add(role, text)` takes for plain chat."""
@@ -117,12 +118,37 @@ def check_message(message: object) -> Message:
     return clean
 
 
-def message_tokens(message: Message, count: TokenCounter = estimate_tokens) -> int:
-    """Tokens of one message: its text plus, for a tool call, each call's name and arguments."""
+def as_sent(message: Message) -> Message:
+    """One turn as the model receives it. The user's and the assistant's text go word for word (they are the
+    conversation); a tool's result is quoted as data by the one renderer (`policy.boundary`), since a web page or
+    an API reply is nobody's instruction; a tool call's arguments stay JSON, written back on one escaped line."""
+    sent: Message = {"role": message["role"], "content": message["content"]}
+    if message["role"] == "tool":
+        sent["content"] = render_result(message["content"])
+    if "tool_calls" in message:
+        sent["tool_calls"] = [{"id": c["id"], "type": c["type"],
+                               "function": {"name": c["function"]["name"],
+                                            "arguments": render_arguments(c["function"]["arguments"])}}
+                              for c in message["tool_calls"]]
+    if "tool_call_id" in message:
+        sent["tool_call_id"] = message["tool_call_id"]
+    return sent
+
+
+def sent_tokens(message: Message, count: TokenCounter = estimate_tokens) -> int:
+    """Tokens of a message exactly as it is written: its text plus each tool call's name and arguments."""
     cost = count(message["content"])
     for call in message.get("tool_calls", ()):
         cost += count(call["function"]["name"]) + count(call["function"]["arguments"])
     return cost
+
+
+def message_tokens(message: Message, count: TokenCounter = estimate_tokens) -> int:
+    """Tokens of one message as the model receives it (`as_sent`): the budget bounds what is sent, quotes and all.
+    A user or assistant turn without tool calls costs its text alone."""
+    if message["role"] != "tool" and "tool_calls" not in message:
+        return count(message["content"])
+    return sent_tokens(as_sent(message), count)
 
 
 def unit_starts(messages: Sequence[Message]) -> list[int]:

@@ -90,24 +90,27 @@ def cut_unit(unit: Sequence[Message], budget: int, count: TokenCounter = estimat
 
     A single message is cut with the marker. A tool call keeps every message:
     its results share what the call leaves, the largest cut first, each ending
-    with the marker.
+    with the marker. Sizes are as sent (`message_tokens`: a result quoted as data).
     """
+    def cut(message: Message, share: int) -> Message:
+        return _copy(message, cut_text(message["content"], share,
+                                       lambda text: message_tokens(_copy(message, text), count)))
+
     if len(unit) == 1:
-        cut = _copy(unit[0], cut_text(unit[0]["content"], budget - (message_tokens(unit[0], count)
-                                                                    - count(unit[0]["content"])), count))
-        return [cut] if message_tokens(cut, count) <= budget else None
+        single = cut(unit[0], budget)
+        return [single] if message_tokens(single, count) <= budget else None
     head, results = unit[0], list(unit[1:])
     left = budget - message_tokens(head, count)
     if left < 0:
         return None
-    costs = [count(m["content"]) for m in results]
+    costs = [message_tokens(m, count) for m in results]
     shares = [0] * len(results)
     order = sorted(range(len(results)), key=lambda i: costs[i])
     for position, i in enumerate(order):  # water-filling: small results keep all, the rest share what is left
         shares[i] = min(costs[i], left // (len(results) - position))
         left -= shares[i]
-    cut = [_copy(head)] + [_copy(m, cut_text(m["content"], share, count)) for m, share in zip(results, shares)]
-    return cut if sum(message_tokens(m, count) for m in cut) <= budget else None
+    kept = [_copy(head)] + [cut(m, share) for m, share in zip(results, shares)]
+    return kept if sum(message_tokens(m, count) for m in kept) <= budget else None
 
 
 def fold_slow(older: Sequence[Message], room: int, summarize: Summarizer, count: TokenCounter = estimate_tokens,

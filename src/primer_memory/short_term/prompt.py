@@ -2,7 +2,8 @@
 
 Every call is rebuilt from the application's stores: the system prompt with
 the summary of older turns, the current task step and recalled memories, then
-the recent messages word for word. The extra context goes into the system
+the recent messages: the user's and the assistant's words as written, each
+tool result quoted as data, each tool call's arguments re-written as JSON. The extra context goes into the system
 message, so user and assistant turns still alternate. None of it is the
 application's own text, so all of it crosses one boundary (`policy.boundary`):
 quoted as data in one block, where no value can add a line, a role or a header.
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..policy.boundary import DATA_HEADER, Item, render_block, render_item, render_system, render_view
-from .chat import message_tokens
+from ..policy.boundary import DATA_HEADER, Item, render_item, render_result, render_system, render_view
+from .chat import as_sent, sent_tokens
 from .memory import Message, estimate_tokens
 
 __all__ = ["MEMORY_HEADER", "build_prompt", "memory_item", "prompt_items", "quoted_result", "render_memory",
@@ -66,24 +67,25 @@ def build_prompt(
     recalled: Iterable[object] = (),
     task_step: str | None = None,
 ) -> list[Message]:
-    """The message list for one model call: one system message, then the recent turns.
+    """The message list for one model call: one system message, then the recent turns as sent (`chat.as_sent`:
+    the user's and the assistant's words as written, tool results quoted as data, tool-call arguments re-written).
 
     The system message is the application's `system` text, then the summary, the task step and the recalled
     memories quoted as data by the one renderer (`policy.boundary.render_system`).
     """
     content = render_system(system.strip(), prompt_items(summary, recalled=recalled, task_step=task_step))
-    return [{"role": "system", "content": content}, *[dict(m) for m in messages]]  # type: ignore[list-item]
+    return [{"role": "system", "content": content}, *[as_sent(m) for m in messages]]
 
 
 def quoted_result(call_id: str, text: str, kind: str = "tool result") -> Message:
     """A tool message carrying `text` back to the model as quoted data: a tool's output, a step's output, or the
     reason a proposal was refused (whose message repeats what the model proposed)."""
-    return {"role": "tool", "tool_call_id": call_id, "content": render_block([{"type": kind, "text": text}])}
+    return {"role": "tool", "tool_call_id": call_id, "content": render_result(text, kind)}
 
 
 def prompt_tokens(prompt: Sequence[Message]) -> int:
-    """Estimated tokens of every message in a prompt."""
-    return sum(message_tokens(m) for m in prompt)
+    """Estimated tokens of every message in a prompt `build_prompt` made (already rendered: counted as written)."""
+    return sum(sent_tokens(m) for m in prompt)
 
 
 def render_prompt(prompt: Sequence[Message]) -> str:

@@ -158,7 +158,7 @@ _COLUMN_TRIGGERS = ("pass", "pwd", "pin", "puk", "cvv", "cvc", "csc", "card", "c
 _DELIMITERS = (",", ";", "\t", "|")
 _NOT_FILLED = frozenset("""yes no y n true false set unset none null nil n/a na - -- — ? ok changed expired reset
 required optional hidden masked redacted unknown tbd todo empty blank same ✓ ✔ x""".split())
-_MASK = re.compile(r"[*•●·x#]{3,}|x{3,}", re.I)
+_MASK = re.compile(r"[*•●·#]{3,}|x{3,}", re.I)  # three or more in a row; "xx*" in "Vuwhxx*661" is a value
 _ROWS = 6  # data rows read under a header: a table whose first rows are masked is masked
 
 
