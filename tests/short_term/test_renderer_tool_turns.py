@@ -83,6 +83,10 @@ def test_any_tool_result_reads_back_exactly_from_three_lines(result: str) -> Non
     assert len(content.splitlines()) == 3 and parse_block(content) == [{"type": "tool result", "text": result}]
 
 
+def _not_json(name: str) -> None:
+    raise ValueError(name)
+
+
 @given(value=JSON, raw=TEXT)
 @settings(max_examples=150, deadline=None)
 def test_any_arguments_stay_the_same_json_on_one_line(value: object, raw: str) -> None:
@@ -92,8 +96,8 @@ def test_any_arguments_stay_the_same_json_on_one_line(value: object, raw: str) -
     for given_text, meaning in ((json.dumps(value, ensure_ascii=False), value), (raw, None)):
         written = render_arguments(given_text)
         try:
-            expected = json.loads(given_text) if meaning is None else meaning
-        except ValueError:
+            expected = json.loads(given_text, parse_constant=_not_json) if meaning is None else meaning
+        except ValueError:  # NaN and Infinity are not JSON either
             expected = given_text
         assert json.loads(written) == expected
         assert len(written.splitlines()) <= 1 and "<" not in written and ">" not in written
@@ -114,3 +118,20 @@ def test_the_budget_bounds_what_is_sent_with_any_tool_results(results: list[str]
     sent = build_prompt("", "", window.messages)[1:]
     summary = estimate_tokens(window.summary) if window.summary else 0
     assert summary + sum(sent_tokens(m) for m in sent) == window.tokens <= budget
+
+
+@given(name=TEXT.filter(bool), arguments=JSON)
+@settings(max_examples=80, deadline=None)
+def test_the_readable_view_shows_each_call_on_its_header_line(name: str, arguments: object) -> None:
+    """Property over any tool name and any JSON arguments: render_prompt shows the call on the assistant's header
+    line (one line, whatever breaks they hold) and the view still parses back to every message's role and text."""
+    from primer_memory import render_prompt
+    from primer_memory.policy.boundary import parse_view
+
+    turns = _agent_turns(arguments=json.dumps(arguments, ensure_ascii=False))  # arguments as JSON text
+    turns[1]["tool_calls"][0]["function"]["name"] = name
+    prompt = build_prompt("You fetch pages.", "", turns)
+    view = render_prompt(prompt)
+    assert [(m["role"], m["content"]) for m in parse_view(view)] == [(m["role"], m["content"]) for m in prompt]
+    header = next(line for line in view.split("\n") if line.startswith("[assistant]"))
+    assert header.startswith("[assistant] (0 tokens) calls ") and f"({render_arguments(json.dumps(arguments))})" in header

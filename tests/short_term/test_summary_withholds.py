@@ -126,3 +126,14 @@ def test_judging_only_the_turns_shown_gives_what_judging_the_whole_chat_gives(
     once.extend(chat)
     expected = context_reference(once.messages, budget, keep_last)
     assert memory.context() == expected and once.context() == expected
+
+
+def test_the_turns_beside_a_turn_refused_whole_are_not_withheld_with_it() -> None:
+    """Run together, a PIN runs on into the next turn ("4827.Please"): that is still one turn's secret, so the
+    reply and the user's next turn, harmless alone and with each other, are kept."""
+    from primer_memory.short_term.withheld import held_back
+
+    chat = [{"role": "user", "content": "Here is my PIN for the debit card. 4827."},
+            {"role": "assistant", "content": "Please never send a PIN in a chat. I have not kept it."},
+            {"role": "user", "content": "Understood. Let us look at the Initech invoices next."}]
+    assert list(held_back(chat)) == [0]

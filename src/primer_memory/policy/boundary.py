@@ -207,7 +207,8 @@ def _split_keep(text: str) -> list[str]:
 
 
 def render_view(messages: Sequence[Mapping[str, Any]], tokens: Any = None) -> str:
-    """A prompt for reading: a header line per message, then its text, every line of it behind a '| ' gutter.
+    """A prompt for reading: a header line per message (with its tool calls, quoted), then its text, every line of
+    it behind a '| ' gutter.
 
     A message's text cannot start a line of its own, whatever line breaks it holds, so it cannot fake a header.
     """
@@ -216,11 +217,13 @@ def render_view(messages: Sequence[Mapping[str, Any]], tokens: Any = None) -> st
         role, content = m["role"], m["content"]
         label = role if isinstance(role, str) and _ROLE.fullmatch(role) else quote(str(role))
         count = f" ({tokens(content)} tokens)" if tokens is not None else ""
-        blocks.append(f"[{label}]{count}\n" + "".join(GUTTER + line for line in _split_keep(content)) + "\n")
+        calls = "".join(f" calls {quote(c['function']['name'])}({render_arguments(c['function']['arguments'])})"
+                        for c in m.get("tool_calls", ()))  # on the header line: every break in them is escaped
+        blocks.append(f"[{label}]{count}{calls}\n" + "".join(GUTTER + line for line in _split_keep(content)) + "\n")
     return "\n".join(blocks)[:-1]  # every message's text ends with a newline; the last one's is left implied
 
 
-_HEADER = re.compile(r"\[(?P<role>[a-z_]+|\"(?:[^\"\\]|\\.)*\")\](?: \(\d+ tokens\))?\n")
+_HEADER = re.compile(r"\[(?P<role>[a-z_]+|\"(?:[^\"\\]|\\.)*\")\](?: \(\d+ tokens\))?(?: calls .*)?\n")
 
 
 def parse_view(view: str) -> list[dict[str, str]]:

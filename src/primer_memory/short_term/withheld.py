@@ -128,18 +128,20 @@ class HeldTurns:
             if not found:
                 continue
             # what the turns give alone, and (for three) what each neighbouring pair gives: a window is marked only
-            # when it needs all its turns, so a fact beside a two-turn secret is not withheld with it
-            alone: set[tuple[str, int, int]] = set()
+            # when it needs all its turns, so a fact beside a two-turn secret is not withheld with it. A finding is
+            # known by where it starts: run together, a value can run on into the next turn ("4827.Please"), and
+            # that is still the one turn's secret, not a new one
+            alone: set[tuple[str, int]] = set()
             at, starts = 0, []
             for part in parts:
                 starts.append(at)
-                alone |= {(f.detector, f.start + at, f.end + at) for f in findings(part)}
+                alone |= {(f.detector, f.start + at) for f in findings(part)}
                 at += len(part) + len(joint)
             if len(parts) == 3:
                 for k in (0, 1):
                     pair = joint.join(parts[k:k + 2])
-                    alone |= {(f.detector, f.start + starts[k], f.end + starts[k]) for f in findings(pair)}
-            if any((f.detector, f.start, f.end) not in alone for f in found):
+                    alone |= {(f.detector, f.start + starts[k]) for f in findings(pair)}
+            if any((f.detector, f.start) not in alone for f in found):
                 why = refused(joined)
                 if why is not None:
                     for position in window:
