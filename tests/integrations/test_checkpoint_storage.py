@@ -152,31 +152,56 @@ def test_postgres_tenants_never_see_each_others_threads_through_the_saver(pg_sav
 
 
 @pytest.mark.postgres
-def test_postgres_sql_as_the_application_role_sees_only_its_tenant(pg_dsn: str, pg_savers: tuple) -> None:
+def test_postgres_sql_as_the_application_role_sees_only_its_signed_tenant(pg_dsn: str, pg_savers: tuple) -> None:
+    """SQL injected into a saver's transaction runs as the application role: it sees and changes only the signed
+    tenant's rows. The plain setting an earlier design trusted (`app.tenant_id`) opens nothing, and a scope signed
+    with another key (another schema's, as a memory store's transaction carries) is refused."""
     import psycopg
     from psycopg import sql
 
     from primer_memory.postgres import role_summary
+    from primer_memory.postgres.scope import ScopeSigner, new_key
+    from primer_memory.postgres.session import begin_unit
 
     schema, acme, globex = pg_savers
     _put(acme, "plan", "acme row")
     _put(globex, "plan", "globex row")
-    app = acme._backend.pool  # the saver's own pool: the application role, as a buggy query would run
+    before = _latest(globex, "plan").checkpoint
+    pool = acme._backend.pool  # the saver's own pool: the application role, as an injected query would run
+    foreign = ScopeSigner(new_key())  # another schema's key: a memory store's signed transaction, say
+
+    class Scope:
+        tenant_id, user_id = "globex", "alice"
+
     for table in TABLES:
-        everything = sql.SQL("SELECT tenant_id FROM {}.{}").format(sql.Identifier(schema), sql.Identifier(table))
-        with app.connection() as conn:
-            assert conn.execute(everything).fetchall() == []  # no tenant set: nothing
+        target = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier(table))
+        everything = sql.SQL("SELECT tenant_id FROM {}").format(target)
+        with pool.connection() as conn:
+            assert conn.execute(everything).fetchall() == []  # no scope set: nothing
             with conn.transaction():
-                conn.execute("SELECT set_config('app.tenant_id', 'globex', true)")
-                assert {r[0] for r in conn.execute(everything)} == {"globex"}
+                conn.execute("SELECT set_config('app.tenant_id', 'globex', true)")  # the old design's plain setting
+                assert conn.execute(everything).fetchall() == []
+                assert conn.execute(sql.SQL("UPDATE {} SET tenant_id = tenant_id").format(target)).rowcount == 0
             with pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
-                conn.execute("SELECT set_config('app.tenant_id', 'globex', true)")
-                conn.execute(sql.SQL("UPDATE {}.{} SET tenant_id = 'acme'").format(
-                    sql.Identifier(schema), sql.Identifier(table)))
+                begin_unit(conn, foreign, Scope())
+                conn.execute(everything)
+        with acme._backend.transaction("acme") as tx:  # acme's own signed transaction, hijacked
+            conn = tx._conn
+            assert {r[0] for r in conn.execute(everything)} == {"acme"}
+            conn.execute("SELECT set_config('app.tenant_id', 'globex', true)")
+            assert {r[0] for r in conn.execute(everything)} == {"acme"}
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), acme._backend.transaction("acme") as tx:
+            tx._conn.execute(sql.SQL("UPDATE {} SET tenant_id = 'globex'").format(target))  # WITH CHECK refuses
+    assert _latest(globex, "plan").checkpoint == before  # nothing planted
     with psycopg.connect(pg_dsn, autocommit=True) as admin:
         flags = admin.execute("SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relnamespace = "
                               "%s::regnamespace AND relkind = 'r' AND relname = ANY(%s)", (schema, list(TABLES)))
         assert sorted(flags.fetchall()) == sorted((t, True, True) for t in TABLES)
+        policies = admin.execute("SELECT c.relname, p.polname, pg_get_expr(p.polqual, p.polrelid) FROM pg_policy p "
+                                 "JOIN pg_class c ON c.oid = p.polrelid WHERE c.relnamespace = %s::regnamespace",
+                                 (schema,)).fetchall()
+        assert sorted(t for t, _, _ in policies) == sorted(TABLES)
+        assert all(name == "signed_tenant" and "signed_scope()" in expr for _, name, expr in policies), policies
     summary = role_summary(pg_dsn, APP_ROLE)
     assert (summary["superuser"], summary["bypassrls"], summary["tables owned"]) == (False, False, 0)
 

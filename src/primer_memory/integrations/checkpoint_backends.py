@@ -5,11 +5,19 @@ checkpointer's statements into its own dialect; the checkpointer's logic lives a
 `langgraph_checkpoint`. This module imports no framework: only sqlite3, and psycopg when
 PostgreSQL is used.
 
-PostgreSQL follows notebook 5's pattern: setup runs once as an administrator (roles, schema,
-append-only MIGRATIONS, a version table, under an advisory lock); the tables are owned by a
-NOLOGIN owner role, have row-level security ENABLEd and FORCEd, and the saver logs in as
-the application role, which owns nothing and cannot bypass RLS. Each transaction starts
-with `SELECT set_config('app.tenant_id', %s, true)`, local to that transaction.
+PostgreSQL follows notebook 5's pattern and shares its lifecycle (`postgres.session`): setup
+runs once as an administrator (roles, schema, append-only MIGRATIONS, a version table, under
+an advisory lock, the schema's own signing key); the tables are owned by a NOLOGIN owner role,
+have row-level security ENABLEd and FORCEd, and the saver logs in as the application role,
+which owns nothing and cannot bypass RLS. Each transaction pins its settings and sets the
+tenant's *signed* scope, local to that transaction, so SQL running in it cannot name another
+tenant: the plain setting an earlier design trusted (`app.tenant_id`) is read by nothing.
+
+Checkpoint rows carry a tenant and no user, and the policy checks the signed tenant alone.
+LangGraph keys a checkpoint by its thread and hands the saver no user: who may open a thread
+is decided above the saver (as LangGraph's own auth handlers filter threads by owner), so
+the tenant is the boundary the saver can enforce. The saver signs (tenant, "checkpointer"):
+the user part names the graph runtime acting for the tenant, and no policy here reads it.
 """
 
 from __future__ import annotations
@@ -19,11 +27,13 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..file_paths import check_file_place, check_path_value
-from ..postgres.scope import PostgresSetupError, application_dsn, ensure_role
 from ..postgres import is_schema_name
+from ..postgres.scope import (TENANT_NOT_EMPTY, TENANT_POLICY, PostgresSetupError, ScopeSigner, application_dsn,
+                              ensure_role, install_signed_scope, read_signing_key, secure_table)
 
 __all__ = ["APP_ROLE", "OWNER_ROLE", "Backend", "CheckpointError", "CheckpointScopeError", "MIGRATIONS",
            "PostgresBackend", "SQLiteBackend", "TABLES", "Tx", "check_tenant", "compact", "drop_schema", "setup"]
@@ -32,8 +42,7 @@ TABLES = ("checkpoints", "blobs", "writes")
 APPLICATION_ID = 0x504D434B  # "PMCK": marks an SQLite file as this checkpointer's
 APP_ROLE = "primer_app"  # the same login as notebook 5's memory store: NOSUPERUSER, NOBYPASSRLS, owns nothing
 OWNER_ROLE = "primer_owner"  # owns the tables (NOLOGIN); FORCE ROW LEVEL SECURITY binds even it
-SCOPE_SQL = "SELECT set_config('app.tenant_id', %s, true)"
-_POLICY = "tenant_id = current_setting('app.tenant_id', true)"
+CHECKPOINT_USER = "checkpointer"  # the user part of a saver's signed scope: the graph runtime; no policy reads it
 _LOCK_KEY = 0x504D434B
 
 
@@ -70,15 +79,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-_RLS = tuple(
-    statement
-    for table in TABLES
-    for statement in (f"ALTER TABLE {{t}}{table} ENABLE ROW LEVEL SECURITY",
-                      f"ALTER TABLE {{t}}{table} FORCE ROW LEVEL SECURITY",
-                      f"CREATE POLICY tenant_only ON {{t}}{table} USING ({_POLICY}) WITH CHECK ({_POLICY})")
-)
-
-
 class Tx(Protocol):
     """What the checkpointer may do inside one transaction."""
 
@@ -246,7 +246,7 @@ def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str =
             raise CheckpointError(f"schema {schema!r} is at checkpoint version {version}; this code knows "
                                   f"{SCHEMA_VERSION}: upgrade primer-memory")
         for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
-            for statement in (*step, *(_RLS if number == 1 else ())):
+            for statement in step:
                 cur.execute(statement.format(t=prefix, i="", bytes="BYTEA"))
             cur.execute(sql.SQL("INSERT INTO {}.schema_version (version) VALUES (%s)").format(ident(schema)), (number,))
         cur.execute("RESET ROLE")
@@ -255,6 +255,9 @@ def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str =
         for table in TABLES:
             cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
                 ident(schema), ident(table), ident(app_role)))
+        install_signed_scope(cur, schema, owner_role=owner_role, app_role=app_role)
+        for table in TABLES:  # replaces the plain-setting policy of schemas made before (tenant_only)
+            secure_table(cur, schema, table, policy="signed_tenant", check=TENANT_POLICY, not_empty=TENANT_NOT_EMPTY)
     return SCHEMA_VERSION
 
 
@@ -277,28 +280,39 @@ def compact(admin_dsn: str, schema: str = "primer_checkpoints") -> None:
         vacuum(admin_dsn, _schema(schema), table, full=True)
 
 
+@dataclass(frozen=True)
+class _SaverScope:
+    """What a saver's unit of work signs: its tenant, and the graph runtime as the user (see the module's note)."""
+
+    tenant_id: str
+    user_id: str = CHECKPOINT_USER
+
+
 class PostgresBackend:
-    """A connection pool of the application role; each transaction sets the tenant first, local to it."""
+    """The shared lifecycle's pool of the application role; each transaction signs the tenant's scope for itself."""
 
     def __init__(self, dsn: str | None = None, *, schema: str = "primer_checkpoints", app_dsn: str | None = None,
-                 pool_size: int = 4):
+                 pool_size: int = 4, signing_key: bytes | None = None):
         from ..postgres import APP_PASSWORD_VARIABLE, local_server
+        from ..postgres.session import connect_pool
 
         self.schema = _schema(schema)
-        admin = local_server() if dsn is None else dsn
         if app_dsn is None:
+            admin = local_server() if dsn is None else dsn
             password = os.environ.get(APP_PASSWORD_VARIABLE) or None
             setup(admin, schema=self.schema, app_password=password)
+            signing_key = read_signing_key(admin, self.schema)
             app_dsn = application_dsn(admin, app_role=APP_ROLE, app_password=password)
+        elif signing_key is None:
+            raise CheckpointError("with app_dsn= (no setup run here) give the schema's signing key as signing_key=; "
+                                  "read it as the administrator with primer_memory.postgres.scope.read_signing_key")
+        self.signer = ScopeSigner(signing_key)
         self.label = f"PostgreSQL schema {self.schema!r}"
         from psycopg import sql
-        from psycopg_pool import ConnectionPool
 
         self._prefix = sql.Identifier(self.schema).as_string(None) + "."
-        self.pool = ConnectionPool(app_dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
-                                   name="primer-checkpoints")
         try:
-            self.pool.open(wait=True, timeout=15.0)
+            self.pool = connect_pool(app_dsn, max_size=pool_size)
         except Exception as exc:  # a failed login shows as a timeout: say what to check, never echo the DSN
             raise CheckpointError(f"the application role could not connect ({type(exc).__name__}); on a server "
                                   "that wants passwords set PRIMER_PG_APP_PASSWORD") from None
@@ -313,12 +327,14 @@ class PostgresBackend:
 
     @contextmanager
     def transaction(self, tenant: str, *, write: bool = True) -> Iterator[_Tx]:
-        """One transaction on a pooled connection; its first statement sets the tenant (gone at COMMIT)."""
+        """One unit of work of the shared lifecycle: a pooled connection, a transaction, the pinned settings, and
+        the tenant's scope signed for this transaction alone (all gone at COMMIT)."""
         from psycopg import DataError
 
+        from ..postgres.session import scoped_transaction
+
         try:
-            with self.pool.connection() as conn, conn.transaction():
-                conn.execute(SCOPE_SQL, (tenant,))
+            with scoped_transaction(self.pool, self.signer, _SaverScope(tenant)) as conn:
                 yield _Tx(conn)
         except DataError as error:  # e.g. a NUL character, which PostgreSQL text cannot hold; rolled back already
             raise CheckpointError(f"PostgreSQL refused a value ({error.diag.message_primary or error}); thread ids "

@@ -379,13 +379,14 @@ class PostgresCheckpointSaver(TableCheckpointSaver):
     """Checkpoints in PostgreSQL, one tenant per saver, isolated by row-level security (as notebook 5's memories).
 
     `dsn` is an administrator's (default: `primer_memory.postgres.local_server()`): setup runs with it
-    once, then the saver connects as the application role, which owns nothing and cannot bypass RLS.
+    once, then the saver connects as the application role, which owns nothing and cannot bypass RLS, and signs its
+    tenant's scope in every transaction (with `app_dsn=`, no setup runs: give the schema's `signing_key=`).
     """
 
     def __init__(self, dsn: str | None = None, *, tenant: str, schema: str = "primer_checkpoints",
-                 serde: Any = None, app_dsn: str | None = None, pool_size: int = 4):
-        super().__init__(PostgresBackend(dsn, schema=schema, app_dsn=app_dsn, pool_size=pool_size),
-                         tenant=tenant, serde=serde)
+                 serde: Any = None, app_dsn: str | None = None, pool_size: int = 4, signing_key: bytes | None = None):
+        super().__init__(PostgresBackend(dsn, schema=schema, app_dsn=app_dsn, pool_size=pool_size,
+                                         signing_key=signing_key), tenant=tenant, serde=serde)
 
     @property
     def schema(self) -> str:

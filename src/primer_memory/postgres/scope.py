@@ -35,6 +35,8 @@ __all__ = [
     "SCOPE_SETTING",
     "SCOPE_SQL",
     "SIGNED_POLICY",
+    "TENANT_NOT_EMPTY",
+    "TENANT_POLICY",
     "TRANSACTION_ID",
     "TRANSACTION_SQL",
     "ScopeSigner",
@@ -67,6 +69,9 @@ _VERSION = "v2"
 SIGNED_POLICY = "(tenant_id, user_id) = (SELECT v.tenant_id, v.user_id FROM {s}.signed_scope() v)"
 """Each row is visible and writable only in the scope whose signature the database checked (once a statement)."""
 NOT_EMPTY = "CHECK (tenant_id <> '' AND user_id <> '')"
+TENANT_POLICY = "tenant_id = (SELECT v.tenant_id FROM {s}.signed_scope() v)"
+"""For rows that belong to a tenant and no user (the LangGraph checkpointer's): the signed tenant alone decides."""
+TENANT_NOT_EMPTY = "CHECK (tenant_id <> '')"
 
 
 class UnsignableScope(ValueError):
@@ -242,9 +247,10 @@ def read_signing_key(admin_dsn: str, schema: str) -> bytes:
         return bytes(admin.execute(sql.SQL("SELECT key FROM {}.scope_key").format(sql.Identifier(schema))).fetchone()[0])
 
 
-def secure_table(cur: Any, schema: str, table: str, *, policy: str = "signed_scope") -> None:
-    """ENABLE and FORCE row-level security on `table` with the signed-scope policy (replacing any older policy),
-    and refuse empty tenants and users. Does nothing (takes no lock) when the table is already so."""
+def secure_table(cur: Any, schema: str, table: str, *, policy: str = "signed_scope", check: str = SIGNED_POLICY,
+                 not_empty: str = NOT_EMPTY) -> None:
+    """ENABLE and FORCE row-level security on `table` with a signed-scope policy (`check`; replacing any older
+    policy), and refuse empty tenants and users (`not_empty`). Does nothing (takes no lock) when already so."""
     from psycopg import sql
 
     ident = sql.Identifier
@@ -262,13 +268,13 @@ def secure_table(cur: Any, schema: str, table: str, *, policy: str = "signed_sco
         if name != policy:
             cur.execute(sql.SQL("DROP POLICY {} ON {}").format(ident(name), target))
     if policy not in old:
-        check = sql.SQL(SIGNED_POLICY).format(s=ident(schema))
+        condition = sql.SQL(check).format(s=ident(schema))
         cur.execute(sql.SQL("CREATE POLICY {} ON {} USING ({}) WITH CHECK ({})").format(
-            ident(policy), target, check, check))
+            ident(policy), target, condition, condition))
     name = f"{table}_scope_not_empty"
     if not cur.execute("SELECT 1 FROM pg_constraint WHERE conrelid = %s::regclass AND conname = %s",
                        (regclass, name)).fetchone():
-        cur.execute(sql.SQL("ALTER TABLE {} ADD CONSTRAINT {} " + NOT_EMPTY).format(target, ident(name)))
+        cur.execute(sql.SQL("ALTER TABLE {} ADD CONSTRAINT {} " + not_empty).format(target, ident(name)))
 
 
 def hide_from_statistics(cur: Any, schema: str, relation: str, columns: tuple[str, ...]) -> None:

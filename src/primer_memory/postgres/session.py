@@ -79,8 +79,10 @@ def _configure(conn: Any) -> None:
     conn.isolation_level = IsolationLevel.READ_COMMITTED  # BEGIN says both, over any role default
     conn.read_only = False
     with conn.transaction():  # the type is looked up where the extension put it, whatever search_path the role has
-        conn.execute("SELECT set_config('search_path', %s, true)", (search_path(*extension_schema(conn)),))
-        register_vector(conn)
+        schema = extension_schema(conn)
+        if schema:  # a database without pgvector (a checkpointer's alone) has no vector type to teach
+            conn.execute("SELECT set_config('search_path', %s, true)", (search_path(*schema),))
+            register_vector(conn)
 
 
 CONNECTION_KWARGS: dict[str, Any] = {"autocommit": True, "prepare_threshold": None}
