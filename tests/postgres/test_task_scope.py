@@ -125,3 +125,44 @@ def test_the_public_schema_is_refused_with_a_hint(pg_dsn: str) -> None:
 
     with pytest.raises((TaskFileError, RuntimeError), match="pick another schema"):
         TaskStateStore(dsn=pg_dsn, schema="public")
+
+
+def test_rows_planted_under_another_scopes_task_id_block_nothing(pg_dsn: str, schema: str) -> None:
+    """SQL injected into Carol's transaction writes task_events rows under Acme's task id, seq 0 to 49. A
+    foreign-key or unique check ignores row-level security, so keyed on the task id alone those rows made Acme's
+    next write fail with UniqueViolation. Keyed on the scope, they point at no task of Carol's and are refused,
+    and Alice's task goes on."""
+    alice, carol = _two_tenants(pg_dsn, schema)
+    conn = carol._db._conn
+    with pytest.raises(psycopg.errors.ForeignKeyViolation), conn.transaction():
+        carol._db._scope.bind(conn)
+        for seq in range(50):
+            conn.execute(f"INSERT INTO {schema}.task_events (task_id, seq, accepted, reason, proposal)"
+                         " VALUES ('acme-merger', %s, true, 'planted', 'planted')", (seq,))
+    claimed = alice.claim_next("alice-worker")
+    assert claimed is not None and claimed.step == "sign"
+    alice.finish(claimed, "signed", then_claim=False)
+    assert [status for _, status, _ in alice.steps("acme-merger")] == ["done", "done"]
+    alice.close()
+    carol.close()
+
+
+def test_task_ids_are_per_scope_so_no_answer_reveals_another_scopes_id(pg_dsn: str, schema: str) -> None:
+    """Carol may name her task as Alice named hers: she is told nothing about Alice's, and each sees only her own."""
+    alice, carol = _two_tenants(pg_dsn, schema)
+    carol.create_task("acme-merger", "Carol's own checklist", ["check"])
+    assert [name for name, _, _ in carol.steps("acme-merger")] == ["check"]
+    assert [name for name, _, _ in alice.steps("acme-merger")] == ["draft", "sign"]
+    with psycopg.connect(pg_dsn) as admin:
+        keys = admin.execute(
+            "SELECT c.relname, con.contype, array_agg(a.attname ORDER BY k.n) FROM pg_constraint con"
+            " JOIN pg_class c ON c.oid = con.conrelid"
+            " CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, n)"
+            " JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum"
+            " WHERE c.relnamespace = %s::regnamespace AND con.contype IN ('p', 'u', 'f')"
+            " GROUP BY c.relname, con.conname, con.contype", (schema,)).fetchall()
+    assert {(t, kind) for t, kind, _ in keys} >= {("task_tasks", "p"), ("task_steps", "p"), ("task_steps", "u"),
+                                                  ("task_steps", "f"), ("task_events", "p"), ("task_events", "f")}
+    assert all(columns[:2] == ["tenant_id", "user_id"] for t, _, columns in keys if t.startswith("task_")), keys
+    alice.close()
+    carol.close()

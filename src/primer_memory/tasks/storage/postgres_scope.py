@@ -7,7 +7,8 @@ BYPASSRLS), row-level security ENABLEd and FORCEd on every table with a `task_id
 scope the database verifies, and no empty tenant or user. Rows carry `tenant_id` and `user_id`,
 filled in by the database from the verified scope, so the task statements themselves need
 no change. A store is bound to one scope (default `DEFAULT_SCOPE`): its workers see only
-that scope's tasks. Task ids stay unique across the schema: give each task a random id.
+that scope's tasks. The scope leads every primary, unique and foreign key (`_key_by_scope`),
+so each scope has its own task ids and no key reaches across scopes.
 
 The store's connection is its own (not pooled); each of its transactions still sets the scope
 itself, signed for that transaction alone, so a token read by injected SQL serves nothing after it.
@@ -62,7 +63,54 @@ def secure_tasks(admin: Any, schema: str) -> bytes:
                 _add_scope_columns(cur, schema, table)
             secure_table(cur, schema, table)
             cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(target, ident(APP_ROLE)))
+        _key_by_scope(cur, schema)
     return key
+
+
+KEYS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, ...], ...], bool]] = {
+    "task_tasks": (("task_id",), (), False),
+    "task_steps": (("task_id", "position"), (("task_id", "name"),), True),
+    "task_events": (("task_id", "seq"), (), True),
+}
+"""Each task table's primary key, unique keys, and whether it refers to its task, before the scope goes in front."""
+SCOPE_COLUMNS = ("tenant_id", "user_id")
+
+
+def _key_by_scope(cur: Any, schema: str) -> None:
+    """Put the scope in front of every primary, unique and foreign key of the task tables (once).
+
+    A foreign-key check ignores row-level security, and so does a unique index: keyed on the task id alone, a row
+    written in one scope could collide with another scope's (its next claim fails) or point at another scope's
+    task, and `create_task` could answer "already exists" for an id the caller cannot see. Keyed on (tenant, user,
+    task), each scope has its own ids, and a row can only point at a task of its own scope.
+    """
+    from psycopg import sql
+
+    ident = sql.Identifier
+    first = cur.execute("SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+                        " AND a.attnum = i.indkey[0] WHERE i.indrelid = %s::regclass AND i.indisprimary",
+                        (sql.SQL("{}.task_tasks").format(ident(schema)).as_string(cur),)).fetchone()
+    if first is not None and first[0] == SCOPE_COLUMNS[0]:
+        return
+    targets = {table: sql.SQL("{}.{}").format(ident(schema), ident(table)) for table in KEYS}
+    for kinds in (("f",), ("p", "u")):  # foreign keys first: they depend on the task's primary key
+        for table, target in targets.items():
+            names = cur.execute("SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = ANY(%s)"
+                                " ORDER BY conname", (target.as_string(cur), list(kinds))).fetchall()
+            for (name,) in names:
+                cur.execute(sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}").format(target, ident(name)))
+
+    def columns(names: tuple[str, ...]) -> Any:
+        return sql.SQL(", ").join(ident(c) for c in (*SCOPE_COLUMNS, *names))
+
+    for table, (primary, uniques, refers) in KEYS.items():
+        target = targets[table]
+        cur.execute(sql.SQL("ALTER TABLE {} ADD PRIMARY KEY ({})").format(target, columns(primary)))
+        for unique in uniques:
+            cur.execute(sql.SQL("ALTER TABLE {} ADD UNIQUE ({})").format(target, columns(unique)))
+        if refers:
+            cur.execute(sql.SQL("ALTER TABLE {} ADD FOREIGN KEY ({}) REFERENCES {} ({})").format(
+                target, columns(("task_id",)), targets["task_tasks"], columns(("task_id",))))
 
 
 def _add_scope_columns(cur: Any, schema: str, table: str) -> None:
