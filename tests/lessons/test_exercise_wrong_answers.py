@@ -184,23 +184,45 @@ def claims_only(store, task_id, worker, output):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- notebook 5
 
 
-def prefix_policy(rt, ru, st, su):  # type: ignore[no-untyped-def]
+def _scope(settings, verify):  # type: ignore[no-untyped-def]
+    token = settings.get("app.scope")
+    return verify(token) if token else (None, None)
+
+
+def prefix_policy(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+    st, su = _scope(settings, verify)
     return bool(st) and bool(su) and rt.startswith(st) and ru == su
 
 
-def case_blind(rt, ru, st, su):  # type: ignore[no-untyped-def]
+def case_blind(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+    st, su = _scope(settings, verify)
     return bool(st) and bool(su) and rt.lower() == st.lower() and ru == su
 
 
-def open_when_unset(rt, ru, st, su):  # type: ignore[no-untyped-def]
+def open_when_unset(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+    st, su = _scope(settings, verify)
     return not st or (rt == st and ru == su)
 
 
-def tenant_only(rt, ru, st, su):  # type: ignore[no-untyped-def]
-    return bool(st) and bool(su) and rt == st
+def trusts_the_plain_setting(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+    st, su = settings.get("app.tenant_id"), settings.get("app.user_id")  # the old design, which injection forges
+    if not (st and su):
+        st, su = _scope(settings, verify)
+    return bool(st) and bool(su) and (rt, ru) == (st, su)
 
 
-def returns_a_number(rt, ru, st, su):  # type: ignore[no-untyped-def]
+def swallows_a_forgery(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+    from primer_memory.lessons.exercises.beyond import ForgedScope
+
+    try:
+        st, su = _scope(settings, verify)
+    except ForgedScope:
+        return False  # an attack that reads as "no rows"
+    return bool(st) and bool(su) and (rt, ru) == (st, su)
+
+
+def returns_a_number(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+    st, su = _scope(settings, verify)
     return int(bool(st) and bool(su) and rt == st and ru == su)
 
 
@@ -233,8 +255,9 @@ WRONG: dict[str, list[object]] = {
             {"before:fetch_payments": "fetch_payments", "writing:fetch_invoices": ..., "running:match": "match"},
             ["fetch_payments", "fetch_invoices", "match"]],
     "4.4": [apply_without_a_claim, claim_but_no_worker, never_catches, claims_only],
-    "5.1": [prefix_policy, case_blind, open_when_unset, tenant_only, returns_a_number],
-    "5.2": ["a", "b", "d", ["c"], ("c",), "e"],
+    "5.1": [prefix_policy, case_blind, open_when_unset, trusts_the_plain_setting, swallows_a_forgery,
+            returns_a_number],
+    "5.2": ["a", "b", "c", "e", ["d"], ("d",), "f"],
     "5.3": [{"the write-ahead log"}, {"base backups"}, set(exercise("5.3").solution) | {"the table's indexes"},
             {"the table's heap file", "the table's indexes"}, ["the write-ahead log", "backups"]],
     "6.1": [from_config, user_from_config, lower_cased, no_collection, as_list],  # test_exercises_plug_in.py's

@@ -22,7 +22,7 @@ def test_every_solution_passes_its_checker(exercise_id: str, capsys: pytest.Capt
 
 @pytest.mark.parametrize("exercise_id", IDS)
 def test_a_stub_is_not_attempted_yet(exercise_id: str, capsys: pytest.CaptureFixture[str]) -> None:
-    def stub(row_tenant, row_user, setting_tenant, setting_user):  # type: ignore[no-untyped-def]
+    def stub(row_tenant, row_user, settings, verify):  # type: ignore[no-untyped-def]
         ...
 
     for answer in (None, ..., stub):
@@ -51,31 +51,29 @@ def test_garbage_gets_feedback_and_never_raises(exercise_id: str, garbage: objec
 
 
 def test_wrong_answers_say_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> None:
-    def prefix_policy(rt: str, ru: str, st: str | None, su: str | None) -> bool:
-        return bool(st) and rt.startswith(st or "") and ru == su
+    """Each wrong answer is told the mistake it makes, not only that it is wrong."""
+    from test_exercise_wrong_answers import (open_when_unset, prefix_policy, returns_a_number, swallows_a_forgery,
+                                             trusts_the_plain_setting)
 
-    def open_when_unset(rt: str, ru: str, st: str | None, su: str | None) -> bool:
-        return not st or (rt == st and ru == su)
-
-    assert grade("5.1", prefix_policy) is False
-    assert "leaks" in capsys.readouterr().out
-    assert grade("5.1", open_when_unset) is False
-    assert "no scope set" in capsys.readouterr().out
-    assert grade("5.2", "b") is False
-    assert "session" in capsys.readouterr().out
+    for answer, says in ((prefix_policy, "both parts must match exactly"), (open_when_unset, "no scope set"),
+                         (trusts_the_plain_setting, "plain settings"), (swallows_a_forgery, "let it propagate"),
+                         (returns_a_number, "True or False")):
+        assert grade("5.1", answer) is False
+        assert says in capsys.readouterr().out, answer.__name__
+    for letter, says in (("a", "whole session"), ("b", "for the session"), ("c", "replay"), ("e", "plain setting")):
+        assert grade("5.2", letter) is False
+        assert says in capsys.readouterr().out, letter
     assert grade("5.3", {"the write-ahead log"}) is False
     assert "base backups" in capsys.readouterr().out
 
 
 def test_a_rule_that_accepts_an_unset_scope_is_rejected(capsys: pytest.CaptureFixture[str]) -> None:
-    """Plain equality lets '' see a row whose tenant and user are '': after a transaction the setting reads ''."""
-    def plain_equality(rt: str, ru: str, st: str | None, su: str | None) -> bool:
+    """Plain equality lets an unset scope see a row whose tenant and user are '' (a row written with no scope)."""
+    def plain_equality(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
+        token = settings.get("app.scope")
+        st, su = verify(token) if token else ("", "")
         return rt == st and ru == su
 
-    def none_only(rt: str, ru: str, st: str | None, su: str | None) -> bool:
-        return st is not None and su is not None and rt == st and ru == su
-
-    for wrong in (plain_equality, none_only):
-        assert grade("5.1", wrong) is False
-        out = capsys.readouterr().out
-        assert "no scope set" in out and "Not yet" in out
+    assert grade("5.1", plain_equality) is False
+    out = capsys.readouterr().out
+    assert "no scope set" in out and "Not yet" in out

@@ -6,104 +6,181 @@ from typing import Any
 
 from ._core import Exercise, register
 
-__all__ = ["row_visible", "SCOPE_STATEMENTS", "ERASURE_COPIES"]
+__all__ = ["ERASURE_COPIES", "ForgedScope", "SCOPE_STATEMENTS", "row_visible", "verify"]
 
 
-# --------------------------------------------------------------------------- 5.1: the row policy, in Python
+# --------------------------------------------------------------------------- 5.1: the signed-scope policy, in Python
 
 
-def row_visible(row_tenant: str, row_user: str, setting_tenant: str | None, setting_user: str | None) -> bool:
-    """May this transaction see this row? Only when both parts were set and match exactly (no scope: no rows)."""
-    if not setting_tenant or not setting_user:
+class ForgedScope(Exception):
+    """What the database's check raises for a scope that is present but not genuine (forged, expired, or signed for
+    another transaction): the statement stops with an error."""
+
+
+GENUINE = {"v2.c0ffee.acme.alice": ("acme", "alice"), "v2.beef01.acme.al": ("acme", "al"),
+           "v2.f00d42.globex.carol": ("globex", "carol")}
+"""Tokens a signer made, and the scope each carries (the real ones are HMAC-signed; here they are only opaque)."""
+
+
+def verify(token: str) -> tuple[str, str]:
+    """The database's `signed_scope()`, in Python: the (tenant, user) a genuine token carries; ForgedScope otherwise."""
+    if token not in GENUINE:
+        raise ForgedScope(f"the scope {token!r:.30} is not signed with this schema's key")
+    return GENUINE[token]
+
+
+def row_visible(row_tenant: str, row_user: str, settings: dict[str, str], verify: Any) -> bool:
+    """May this transaction see this row? Only a genuine signed scope decides, and it must match both parts exactly.
+
+    The plain settings (app.tenant_id, app.user_id) are anybody's to set: they decide nothing. No scope: no rows.
+    A scope that is not genuine raises (verify's ForgedScope): the statement stops, it does not read as 'no rows'.
+    """
+    token = settings.get("app.scope")
+    if not token:
         return False
-    return row_tenant == setting_tenant and row_user == setting_user
+    tenant, user = verify(token)
+    return bool(tenant) and bool(user) and (row_tenant, row_user) == (tenant, user)
 
 
 _ROWS = [("acme", "alice"), ("acme-corp", "alice"), ("ACME", "alice"), ("acme", "al"), ("%", "%"), ("globex", "carol"),
          ("", "")]  # a row written with no scope: plain equality would show it to every caller with none
-_SETTINGS = [(None, None), ("", ""), ("acme", None), ("acme", ""), ("acme", "alice"), ("acme", "al"),
-             ("%", "%"), ("ACME", "alice"), ("globex", "carol"), ("acme%", "alice")]
+_PLANTED = {"app.tenant_id": "acme", "app.user_id": "alice"}  # what injected SQL sets with set_config
+_SETTINGS: list[tuple[str, dict[str, str]]] = [
+    ("no scope set", {}),
+    ("no scope set (an earlier transaction's ended: '')", {"app.scope": ""}),
+    ("no signed scope, and app.tenant_id/app.user_id set to acme/alice by injected SQL", dict(_PLANTED)),
+    ("acme/alice's signed scope", {"app.scope": "v2.c0ffee.acme.alice"}),
+    ("acme/al's signed scope", {"app.scope": "v2.beef01.acme.al"}),
+    ("globex/carol's signed scope, and app.tenant_id/app.user_id set to acme/alice by injected SQL",
+     {"app.scope": "v2.f00d42.globex.carol", **_PLANTED}),
+    ("a forged scope for acme/alice", {"app.scope": "v2.000000.acme.alice"}),
+]
+
+
+def _expected(row: tuple[str, str], settings: dict[str, str]) -> bool | None:
+    """The reference answer; None where it must raise ForgedScope."""
+    try:
+        return row_visible(*row, settings, verify)
+    except ForgedScope:
+        return None
 
 
 def _check_policy(answer: Any) -> bool:
     if not callable(answer):
-        print(f"Not yet: give a function row_visible(row_tenant, row_user, setting_tenant, setting_user); "
+        print(f"Not yet: give a function row_visible(row_tenant, row_user, settings, verify); "
               f"got {type(answer).__name__}")
         return False
-    for (rt, ru) in _ROWS:
-        for (st, su) in _SETTINGS:
-            expected = row_visible(rt, ru, st, su)
-            got = answer(rt, ru, st, su)
+    for row in _ROWS:
+        for label, settings in _SETTINGS:
+            expected = _expected(row, settings)
+            calls: list[str] = []
+
+            def watched(token: str) -> tuple[str, str]:
+                calls.append(token)
+                return verify(token)
+
+            try:
+                got = answer(*row, dict(settings), watched)
+            except ForgedScope:
+                if expected is None:
+                    continue
+                print(f"Not yet: row {row[0]}/{row[1]} with {label}: your policy raised ForgedScope, but that scope "
+                      "is genuine (or there is none). Call verify only on a non-empty app.scope.")
+                return False
+            if expected is None:
+                print(f"Not yet: with {label}, your policy answered {got!r} instead of stopping. verify raises "
+                      "ForgedScope for a scope that is not genuine: let it propagate. An attack that reads as "
+                      "'no rows' looks like an empty result, and nobody hears of it.")
+                return False
             if not isinstance(got, bool):
-                print(f"Not yet: a policy answers True or False; for row {rt}/{ru} yours returned "
+                print(f"Not yet: a policy answers True or False; for row {row[0]}/{row[1]} yours returned "
                       f"{type(got).__name__} {got!r:.60}. (bool(...) turns a value into one.)")
                 return False
             if got is not expected:
-                unset = "no scope set" if not st or not su else f"scope {st}/{su}"
-                print(f"Not yet: row {rt}/{ru} with {unset}: expected {expected}, your policy said {got!r}.")
-                if not expected and got:
-                    print("A policy that shows this row leaks it to another caller (or to a caller with no scope).")
+                print(f"Not yet: row {row[0]}/{row[1]} with {label}: expected {expected}, your policy said {got!r}.")
+                if got and "injected" in label:
+                    print("app.tenant_id and app.user_id are plain settings: injected SQL sets them with set_config. "
+                          "Only the scope verify returns may decide.")
+                elif got and not settings.get("app.scope"):
+                    print("With no scope set there must be no rows: a policy that shows this row leaks it to a "
+                          "caller who has not said who they are.")
+                elif got:
+                    print("A policy that shows this row leaks it to another caller: both parts must match exactly "
+                          "(no prefix, no case folding).")
                 return False
-    print(f"Right on all {len(_ROWS) * len(_SETTINGS)} cases: exact match on both parts, and no scope means no rows.")
-    print("In SQL the store checks a signed scope, refuses an empty one, and a CHECK constraint keeps rows with an "
-          "empty tenant or user out of the table: '' never matches, so no scope means no rows.")
+    print(f"Right on all {len(_ROWS) * len(_SETTINGS)} cases: only a genuine signed scope decides, both parts match "
+          "exactly, no scope means no rows, and a forged scope stops the statement.")
+    print("In SQL the policy is (tenant_id, user_id) = (SELECT ... FROM signed_scope()): the check runs once a "
+          "statement, as the schema's owner, with a key the application role cannot read.")
     return True
 
 
 register(Exercise(
     id="5.1",
-    title="write the row policy",
+    title="write the signed-scope policy",
     checker=_check_policy,
-    hints=("A row is visible only when both parts of the scope were set (not None, not '') and both match exactly.",
-           "No startswith, no lower(), no LIKE: 'acme' and 'acme-corp' are strangers, and so are 'acme' and 'ACME'."),
+    hints=("Read settings['app.scope'] (it may be missing or ''); a missing or empty scope means no rows. Never read "
+           "app.tenant_id: injected SQL can set it.",
+           "Ask verify(token) for (tenant, user) and let its ForgedScope propagate; then both parts must match the "
+           "row's exactly: no startswith, no lower()."),
     solution=row_visible,
-    notes=("current_setting('app.tenant_id', true) returns NULL when the setting was never made, and '' after a "
+    notes=("current_setting('app.scope', true) returns NULL when the setting was never made, and '' after a "
            "transaction that made it ended; both must mean 'no rows'.",),
 ))
 
 
-# --------------------------------------------------------------------------- 5.2: set the scope for one transaction
+# --------------------------------------------------------------------------- 5.2: open a unit of work
 
 SCOPE_STATEMENTS: dict[str, str] = {
-    "a": "SET app.tenant_id = 'acme'",
-    "b": "SELECT set_config('app.tenant_id', %s, false)",
-    "c": "SELECT set_config('app.tenant_id', %s, true)",
-    "d": "SELECT * FROM records WHERE tenant_id = %s",
+    "a": "SET app.scope = '<token>'  -- the caller's token, signed when they logged in",
+    "b": "SELECT set_config('app.scope', %s, false)  -- the caller's token, signed when they logged in",
+    "c": "SELECT set_config('app.scope', %s, true)  -- the caller's token, signed when they logged in",
+    "d": "SELECT <pins>, <this transaction>; then SELECT set_config('app.scope', %s, true)  -- a token signed now, "
+         "for this transaction",
+    "e": "SELECT set_config('app.tenant_id', %s, true)  -- the caller's tenant, from the login",
 }
-"""Candidate first statements of a unit of work on a pooled connection."""
+"""Candidate openings of a unit of work on a pooled connection, under the signed scope."""
 
 _SCOPE_FEEDBACK = {
-    "a": "SET lasts for the whole session: the next caller who borrows this pooled connection inherits Acme's scope. "
-         "And it pastes the name into the SQL text.",
-    "b": "false means 'for the session': the setting outlives the transaction and leaks to the next pool user.",
-    "d": "A WHERE clause is what a bug can drop; RLS needs the scope set in the transaction, not in the query.",
+    "a": "SET lasts for the whole session, so the next caller who borrows this pooled connection starts with this "
+         "caller's scope; and the token is pasted into the SQL text, not sent as a parameter.",
+    "b": "false means 'for the session': the setting outlives the transaction and waits for the next pool user. "
+         "And a token signed at login serves every transaction until it expires.",
+    "c": "Local to the transaction and a bound parameter, good; but a token signed at login is a bearer secret for "
+         "its whole lifetime: injected SQL that reads it can replay it in any other transaction. The store signs a "
+         "token for one transaction, naming it (server process and start time), and the check refuses it anywhere "
+         "else.",
+    "e": "app.tenant_id is a plain setting: injected SQL in the same transaction can set it to any tenant. The "
+         "policy reads only the signed scope.",
 }
 
 
 def _check_scope_statement(answer: Any) -> bool:
     if not isinstance(answer, str):
-        print(f"Not yet: answer with one letter as a string, 'a' to 'd' (such as \"b\"); got {type(answer).__name__} "
+        print(f"Not yet: answer with one letter as a string, 'a' to 'e' (such as \"b\"); got {type(answer).__name__} "
               f"{answer!r:.60}.")
         return False
     choice = answer.strip().lower().strip("'\"()")
-    if choice == "c":
-        print("Right: a bound parameter (never pasted text), and `true` makes it local to this transaction, so it "
-              "vanishes at COMMIT or ROLLBACK and a pooled connection never carries it to the next caller.")
+    if choice == "d":
+        print("Right: the first statement pins the settings the unit relies on and names this transaction; the token "
+              "is signed for it alone, sent as a parameter, and local (`true`), so it ends at COMMIT or ROLLBACK and "
+              "a copy serves no other transaction. postgres.session.scoped_transaction does exactly this.")
         return True
     if choice in _SCOPE_FEEDBACK:
         print(f"Not yet: {_SCOPE_FEEDBACK[choice]}")
         return False
-    print(f"Not yet: answer with one letter, 'a' to 'd'; got {answer!r}")
+    print(f"Not yet: answer with one letter, 'a' to 'e'; got {answer!r}")
     return False
 
 
 register(Exercise(
     id="5.2",
-    title="set the scope for one transaction",
+    title="open a unit of work under the signed scope",
     checker=_check_scope_statement,
-    hints=("Two things matter: the name travels as a parameter, and the setting ends with the transaction.",
-           "The third argument of set_config is is_local."),
-    solution="c",
+    hints=("Three things matter: the token travels as a parameter, the setting ends with the transaction, and a "
+           "copy of the token must be worthless anywhere else.",
+           "The third argument of set_config is is_local; and what does the signature cover besides the scope?"),
+    solution="d",
     stub=None,
 ))
 
