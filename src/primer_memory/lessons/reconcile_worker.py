@@ -48,7 +48,9 @@ from ..tasks.store import (
     LeaseError,
     LeaseHeld,
     RetryLater,
+    StoreBusy,
     TaskStateStore,
+    retry_busy,
     steps_table,
 )
 
@@ -150,10 +152,14 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         current = store.current_step(task_id)
         where = f"at {current.name} ({current.status})" if current else "with nothing left to do"
         pauser.say(f"RESUMING {task_id} {where}")
+    def retried(operation: Any) -> Any:  # a peer frozen inside a write holds this worker up, never crashes it
+        return retry_busy(operation, on_busy=lambda error, wait: pauser.say(
+            f"BUSY: the store is locked by another worker; trying again in {wait:g} s"))
+
     while (step := store.current_step(task_id)) is not None:
         pauser.at(f"before:{step.name}")
         try:
-            lease_ = _claim_waiting(store, task_id, worker, lease, pauser)
+            lease_ = retried(lambda: _claim_waiting(store, task_id, worker, lease, pauser))
         except GaveUp as stop:
             pauser.say(f"GAVE UP: {stop}")
             return 5
@@ -168,7 +174,8 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         pauser.at(f"running:{lease_.step}")
         output = RECONCILE_OUTPUTS[lease_.step]  # the work itself; a real job would call an API here
         try:
-            store.apply(task_id, {"step": lease_.step, "status": "done", "output": output}, worker=worker)
+            retried(lambda: store.apply(task_id, {"step": lease_.step, "status": "done", "output": output},
+                                        worker=worker))
         except LeaseError as lost:  # paused past its lease: report it, then go on from the task's current step
             pauser.say(f"LOST LEASE: {lost}")
             continue
@@ -178,6 +185,11 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         pauser.say(f"{lease_.step}: done -> {output}")
     pauser.say(f"FINISHED: all {len(store.steps(task_id))} steps done")
     return 0
+
+
+def _timeout(args: argparse.Namespace) -> dict[str, float]:
+    """The store's own wait for a lock (SQLite's busy timeout), when the command line gives one."""
+    return {"timeout": args.timeout} if getattr(args, "timeout", None) is not None and not args.dsn else {}
 
 
 def _open(args: argparse.Namespace, **kwargs: Any) -> TaskStateStore:
@@ -217,9 +229,16 @@ def _lesson(args: argparse.Namespace) -> int:
 
 def _drain(args: argparse.Namespace) -> int:
     """Claim and finish steps from the whole task list until every task is done (used by many workers at once)."""
-    beat = _Heartbeat(lambda: _open(args), args.worker, args.lease)
+    beat = _Heartbeat(lambda: _open(args, **_timeout(args)), args.worker, args.lease)
     finished = 0
-    with _open(args) as store:
+
+    def busy(error: StoreBusy, wait: float) -> None:  # a peer holds the write lock (frozen inside a write?)
+        print(f"BUSY: the store is locked by another worker; trying again in {wait:g} s", flush=True)
+
+    def retried(operation: Any) -> Any:
+        return retry_busy(operation, bound=args.busy_bound, on_busy=busy)
+
+    with _open(args, **_timeout(args)) as store:
         print("READY", flush=True)
         if args.wait_go and sys.stdin.readline().strip() != "go":
             print("STOPPED: expected go", flush=True)
@@ -228,9 +247,9 @@ def _drain(args: argparse.Namespace) -> int:
         idle = IDLE_FIRST
         while True:
             if lease is None:
-                lease = store.claim_next(args.worker, args.lease)
+                lease = retried(lambda: store.claim_next(args.worker, args.lease))
                 if lease is None:
-                    if not store.open_tasks():
+                    if not retried(store.open_tasks):
                         break
                     time.sleep(idle)  # every open step is held by a live lease: wait, a little longer each time
                     idle = min(idle * 2, IDLE_MOST, args.lease / 10)
@@ -242,7 +261,7 @@ def _drain(args: argparse.Namespace) -> int:
                 time.sleep(args.work_ms / 1000)
             done = lease
             try:  # report it done and claim the next step in one transaction
-                lease = store.finish(done, f"{done.step} ok", lease_seconds=args.lease)
+                lease = retried(lambda: store.finish(done, f"{done.step} ok", lease_seconds=args.lease))
             except LeaseError as lost:
                 print(f"LOST {done.task_id} {done.step}: {lost}", flush=True)
                 lease = None
@@ -304,6 +323,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     drain.add_argument("--schema", default="primer_tasks")
     drain.add_argument("--work-ms", type=float, default=0.0)
     drain.add_argument("--wait-go", action="store_true", help="after READY, wait for 'go' on stdin")
+    drain.add_argument("--timeout", type=float, default=None, help="seconds the store waits for a lock (SQLite)")
+    drain.add_argument("--busy-bound", type=float, default=300.0,
+                       help="seconds a busy store is retried before the worker gives up")
     for sub in (run, drain):
         sub.add_argument("--worker", default=f"worker-{os.getpid()}")
         sub.add_argument("--lease", type=float, default=DEFAULT_LEASE)
@@ -335,12 +357,17 @@ def start_worker(db: str | os.PathLike[str], *, pause_at: str | None = None, tas
 
 def start_drainer(worker: str, *, db: str | os.PathLike[str] | None = None, dsn: str | None = None,
                   schema: str = "primer_tasks", lease: float = DEFAULT_LEASE, work_ms: float = 0.0,
-                  wait_go: bool = False) -> WorkerProcess:
-    """Start a worker process that claims and finishes steps of every task (a file, or PostgreSQL) until none is left."""
+                  wait_go: bool = False, timeout: float | None = None) -> WorkerProcess:
+    """Start a worker process that claims and finishes steps of every task (a file, or PostgreSQL) until none is left.
+
+    A store busy past its `timeout` (a peer frozen inside a write) is retried with backoff (`tasks.retry_busy`),
+    each wait announced with a BUSY line, never a crash."""
     args = ["drain"] + ([os.fspath(db)] if db is not None else [])
     if dsn is not None:
         args += ["--dsn", dsn, "--schema", schema]
     extra = ["--wait-go"] if wait_go else []
+    if timeout is not None:
+        extra += ["--timeout", str(timeout)]
     return WorkerProcess(*args, "--worker", worker, "--lease", str(lease), "--work-ms", str(work_ms), *extra)
 
 

@@ -13,12 +13,17 @@ keeps a task's policy in its row, so every process judges it alike.
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from .rules import InvalidTask, InvalidUpdate, LeaseError, LeaseExpired
+from .rules import InvalidTask, InvalidUpdate, LeaseError, LeaseExpired, StoreBusy
 
-__all__ = ["RetryPolicy", "DEFAULT_RETRY", "GaveUp", "LeaseLost", "RetryLater", "StepTimedOut", "gave_up_reason"]
+__all__ = ["RetryPolicy", "DEFAULT_RETRY", "GaveUp", "LeaseLost", "RetryLater", "StepTimedOut", "gave_up_reason",
+           "retry_busy"]
+
+T = TypeVar("T")
 
 
 class GaveUp(InvalidUpdate):
@@ -108,3 +113,29 @@ UNLIMITED = RetryPolicy(max_attempts=None, initial_interval=0.0)
 def gave_up_reason(attempts: int, last: str) -> str:
     """The reason kept with a step that gave up: how many attempts, and how the last one ended."""
     return f"gave up after {attempts} attempt{'s' if attempts != 1 else ''}: {last}"
+
+
+def retry_busy(operation: Callable[[], T], *, bound: float = 300.0, first: float = 0.05, most: float = 2.0,
+               on_busy: Callable[[StoreBusy, float], None] | None = None,
+               sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> T:
+    """`operation()`, run again while it raises StoreBusy: waits double from `first` up to `most` seconds, for at
+    most `bound` seconds in all; then StoreBusy, saying how long the store stayed busy.
+
+    StoreBusy means another process held the file's write lock longer than the store's own `timeout` (a peer
+    frozen inside a write, say) and nothing was changed, so running the operation again is safe. A worker that
+    calls its store through this is held up by a frozen peer, never crashed by one. `on_busy(error, wait)` is told
+    before each wait.
+    """
+    started, wait = clock(), first
+    while True:
+        try:
+            return operation()
+        except StoreBusy as busy:
+            waited = clock() - started
+            if waited + wait > bound:
+                raise StoreBusy(f"the store stayed busy for {waited:.1f} s, past this worker's bound of {bound:g} s; "
+                                f"nothing was changed. {busy}") from None
+            if on_busy is not None:
+                on_busy(busy, wait)
+            sleep(wait)
+            wait = min(wait * 2, most)

@@ -41,7 +41,7 @@ from typing import Any
 
 from .checks import check_settings, read_clock, refusal_for_log, step_items
 from .leases import LeaseMixin, lease_allows, step_from_row
-from .retry import DEFAULT_RETRY, GaveUp, LeaseLost, RetryLater, RetryPolicy, StepTimedOut, gave_up_reason
+from .retry import DEFAULT_RETRY, GaveUp, LeaseLost, RetryLater, RetryPolicy, StepTimedOut, gave_up_reason, retry_busy
 from .rules import (
     BUILTIN_VALIDATORS,
     MAX_GOAL_CHARS,
@@ -84,7 +84,7 @@ __all__ = [
     "InvalidUpdate", "GaveUp", "Lease", "LeaseError", "LeaseExpired", "LeaseHeld", "LeaseLost", "RetryLater",
     "RetryPolicy", "Step", "StepTimedOut", "StoreBusy", "StoreDamaged",
     "TaskFileError", "TaskIdNotText", "TaskStateStore", "UnknownTask", "count_text", "short_text", "events_table",
-    "steps_table",
+    "retry_busy", "steps_table",
 ]
 
 
