@@ -86,3 +86,24 @@ def freeze_outside_a_write(pid: int, db: Path, attempts: int = 50) -> None:
         finally:
             probe.close()
     raise AssertionError(f"process {pid} held the write lock at every one of {attempts} tries")
+
+
+def luhn(body: str) -> str:
+    """`body` with the Luhn check digit appended: a number a card detector must read as a card."""
+    total = 0
+    for i, d in enumerate(reversed(body)):
+        n = int(d) * (2 if i % 2 == 0 else 1)
+        total += n - 9 if n > 9 else n
+    return body + str((10 - total % 10) % 10)
+
+
+def refused_cards() -> object:
+    """Hypothesis strategy: Luhn-valid 16-digit Visa and Mastercard numbers the policy refuses whole (it lets the
+    published test numbers pass, so those are filtered out)."""
+    from hypothesis import strategies as st
+
+    from primer_memory.policy.rules import review
+
+    prefixes = st.sampled_from(["4", "51", "52", "53", "54", "55"])
+    return st.builds(lambda prefix, rest: luhn((prefix + rest)[:15]), prefixes,
+                     st.text("0123456789", min_size=14, max_size=14)).filter(lambda n: review(n).verdict == "refuse")

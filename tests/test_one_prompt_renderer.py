@@ -3,8 +3,8 @@
 Everything a model reads goes through `short_term/prompt.py` (`build_prompt`: the system message and the recent
 turns as sent) and `policy/boundary.py` (the quoting). These tests read every module of the package with `ast`
 (functions and methods included, lessons too) and fail when:
-- a chat message (a dict with a "role" and a "content") is written anywhere but in the functions named below, each with the
-  reason it may: they hold history turns, or they are the renderer itself;
+- a chat message (a dict with a "role" and a "content") is written anywhere but in the functions named below, each
+  with the reason it may: they hold history turns, or they are the renderer itself;
 - a model is called (`handle_chat_completions`, a `Model`'s `complete`) with anything but a prompt that a prompt
   builder made, or a prompt builder of `integrations.model` returns anything but `build_prompt(...)`.
 Each rule is also run on a small piece of code that breaks it, so a rule that can no longer fail fails here.
@@ -13,10 +13,9 @@ Each rule is also run on a small piece of code that breaks it, so a rule that ca
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "primer_memory"
+from code_structure import called as _name
+from code_structure import functions as _functions, modules as _modules, own_nodes as _own_nodes
 
 MESSAGE_WRITERS = {
     "short_term/prompt.py:build_prompt": "the renderer: the system message, then each recent turn as sent",
@@ -40,32 +39,6 @@ PROMPT_BUILDERS = {"build_prompt", "answer_prompt", "summary_prompt", "proposal_
 MODEL_CALLS = {"handle_chat_completions", "complete"}
 """llama.cpp's chat endpoint, and `LlamaModel.complete`, the one method that reaches it."""
 TRANSPORT = "integrations/llama.py:LlamaModel.complete"  # forwards the prompt it was given, built by a builder
-
-
-def _modules() -> Iterator[tuple[str, ast.Module]]:
-    for path in sorted(PACKAGE.rglob("*.py")):
-        yield path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
-
-
-def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.AST]]:
-    """(qualified name, node) for the module body and every function and method, each without nested defs."""
-    yield prefix or "<module>", tree
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield from _functions(node, f"{prefix}.{node.name}" if prefix else node.name)
-
-
-def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    for node in ast.iter_child_nodes(scope):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        yield node
-        yield from _own_nodes(node)
-
-
-def _name(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _writes_a_message(node: ast.AST) -> bool:
@@ -117,8 +90,9 @@ def builders_around_the_renderer(module: str, tree: ast.AST) -> list[str]:
 def test_chat_messages_are_written_only_where_named_and_why() -> None:
     found = set().union(*(message_writers(module, tree) for module, tree in _modules()))
     unnamed = found - set(MESSAGE_WRITERS)
-    assert not unnamed, (f"{sorted(unnamed)} write chat messages: build prompts with build_prompt (short_term/prompt.py), "
-                         "or name the function in MESSAGE_WRITERS with the reason it holds history, not a prompt")
+    assert not unnamed, (f"{sorted(unnamed)} write chat messages: build prompts with build_prompt "
+                         "(short_term/prompt.py), or name the function in MESSAGE_WRITERS with the reason it "
+                         "holds history, not a prompt")
     assert not set(MESSAGE_WRITERS) - found, f"stale entries: {sorted(set(MESSAGE_WRITERS) - found)}"
 
 
@@ -147,4 +121,5 @@ def test_each_rule_fails_on_code_that_breaks_it() -> None:
     assert message_writers("agent.py", tree) == {"agent.py:sneak", "agent.py:answer_prompt"}
     assert unrendered_model_calls("agent.py", tree) == [
         "agent.py:sneak calls complete at line 4 with no prompt builder's prompt"]
-    assert builders_around_the_renderer("agent.py", tree) == ["agent.py:answer_prompt does not return build_prompt(...)"]
+    assert builders_around_the_renderer("agent.py", tree) == [
+        "agent.py:answer_prompt does not return build_prompt(...)"]

@@ -15,10 +15,10 @@ Each rule is also run on a small piece of code that breaks it, so a rule that ca
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "primer_memory"
+from code_structure import PACKAGE, functions as _functions, modules as _modules, own_nodes as _own_nodes
+from code_structure import called as _called
+
 WRITE_PATH = "long_term/writing.py"  # the memory's one write path (WritePath._write)
 STORAGE = "long_term/storage/"  # the backends themselves, which define write() and NewRecord
 NOTES = "notes/tool.py"
@@ -28,33 +28,6 @@ OS_WRITES = {"replace", "rename", "link", "symlink", "mkstemp", "copy", "copyfil
 """Called on os, tempfile or shutil (on a str, `replace` is no file write)."""
 PATH_WRITES = {"write_text", "write_bytes", "symlink_to", "hardlink_to", "touch"}
 """pathlib's writes, whatever they are called on."""
-
-
-def _modules() -> Iterator[tuple[str, ast.Module]]:
-    for path in sorted(PACKAGE.rglob("*.py")):
-        yield path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
-
-
-def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.AST]]:
-    """(qualified name, node) for the module body and every function and method, each without nested defs."""
-    yield prefix or "<module>", tree
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield from _functions(node, f"{prefix}.{node.name}" if prefix else node.name)
-
-
-def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of one function (or the module body) that are not inside a nested function or class."""
-    for node in ast.iter_child_nodes(scope):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        yield node
-        yield from _own_nodes(node)
-
-
-def _called(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _receiver(call: ast.Call) -> str:

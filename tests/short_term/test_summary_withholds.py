@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer_memory import ShortTermMemory, context_reference, first_sentences
-from primer_memory.policy.rules import review
 from primer_memory.short_term.summarizers import StandInModelSummarizer
 from primer_memory.short_term.withheld import WITHHELD
+
+from helpers import refused_cards
 
 FILLER = [  # short first sentences (what the extractive summary keeps), long tails (what makes the chat overflow)
     ("user", "Alice's fiscal year starts in April. She said so at the kickoff meeting last week, twice."),
@@ -67,17 +68,7 @@ def test_a_secret_whose_last_piece_arrives_later_is_withdrawn_from_the_extractiv
     assert WITHHELD in summary and "4192" not in summary and "2798" not in summary, summary
 
 
-def _luhn(body: str) -> str:
-    total = 0
-    for i, d in enumerate(reversed(body)):
-        n = int(d) * (2 if i % 2 == 0 else 1)
-        total += n - 9 if n > 9 else n
-    return body + str((10 - total % 10) % 10)
-
-
-CARDS = st.builds(lambda prefix, rest: _luhn((prefix + rest)[:15]), st.sampled_from(["4", "51", "52", "53", "54", "55"]),
-                  st.text("0123456789", min_size=14, max_size=14)).filter(
-    lambda n: review(n).verdict == "refuse")  # numbers the policy refuses whole (it lets known test numbers pass)
+CARDS = refused_cards()
 
 
 def _pieces(card: str, grouped: bool, cuts: list[int]) -> list[str]:
