@@ -9,7 +9,8 @@ any LangGraph graph.
 
 Every row carries a tenant. A saver is bound to one tenant (from the authentication
 layer, never from the graph's config); on PostgreSQL the database enforces it with
-row-level security, as notebook 5 does for memories. Channel values are stored once per
+row-level security on the tenant signed for each transaction, as notebook 5 does for
+memories (`checkpoint_backends` says why the policy reads the tenant and no user). Channel values are stored once per
 (channel, version), as LangGraph's own savers do; versions carry a random fraction so two
 forks of one thread never overwrite each other's values.
 
