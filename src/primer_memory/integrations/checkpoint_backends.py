@@ -33,10 +33,11 @@ from typing import Any, Protocol
 from ..file_paths import check_file_place, check_path_value
 from ..postgres import is_schema_name
 from ..postgres.scope import (TENANT_NOT_EMPTY, TENANT_POLICY, PostgresSetupError, ScopeSigner, application_dsn,
-                              ensure_role, install_signed_scope, read_signing_key, secure_table)
+                              ensure_role, install_signed_scope, secure_table)
 
 __all__ = ["APP_ROLE", "OWNER_ROLE", "Backend", "CheckpointError", "CheckpointScopeError", "MIGRATIONS",
-           "PostgresBackend", "SQLiteBackend", "TABLES", "Tx", "check_tenant", "compact", "drop_schema", "setup"]
+           "PostgresBackend", "SQLiteBackend", "TABLES", "Tx", "check_tenant", "compact", "drop_schema", "setup",
+           "setup_with_key"]
 
 TABLES = ("checkpoints", "blobs", "writes")
 APPLICATION_ID = 0x504D434B  # "PMCK": marks an SQLite file as this checkpointer's
@@ -216,6 +217,13 @@ def _ensure_role(cur: Any, role: str, *, login: bool, password: str | None) -> N
 def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str = APP_ROLE,
           owner_role: str = OWNER_ROLE, app_password: str | None = None) -> int:
     """Create (or bring up to date) the checkpoint tables in `schema`; return the schema version. Idempotent."""
+    return setup_with_key(admin_dsn, schema=schema, app_role=app_role, owner_role=owner_role,
+                          app_password=app_password)[0]
+
+
+def setup_with_key(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str = APP_ROLE,
+                   owner_role: str = OWNER_ROLE, app_password: str | None = None) -> tuple[int, bytes]:
+    """`setup`, returning the schema's signing key too (for the process that signs its savers' scopes)."""
     import psycopg
     from psycopg import sql
 
@@ -255,10 +263,10 @@ def setup(admin_dsn: str, *, schema: str = "primer_checkpoints", app_role: str =
         for table in TABLES:
             cur.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {}.{} TO {}").format(
                 ident(schema), ident(table), ident(app_role)))
-        install_signed_scope(cur, schema, owner_role=owner_role, app_role=app_role)
+        key = install_signed_scope(cur, schema, owner_role=owner_role, app_role=app_role)
         for table in TABLES:  # replaces the plain-setting policy of schemas made before (tenant_only)
             secure_table(cur, schema, table, policy="signed_tenant", check=TENANT_POLICY, not_empty=TENANT_NOT_EMPTY)
-    return SCHEMA_VERSION
+    return SCHEMA_VERSION, key
 
 
 def drop_schema(admin_dsn: str, schema: str) -> None:
@@ -300,8 +308,7 @@ class PostgresBackend:
         if app_dsn is None:
             admin = local_server() if dsn is None else dsn
             password = os.environ.get(APP_PASSWORD_VARIABLE) or None
-            setup(admin, schema=self.schema, app_password=password)
-            signing_key = read_signing_key(admin, self.schema)
+            _, signing_key = setup_with_key(admin, schema=self.schema, app_password=password)
             app_dsn = application_dsn(admin, app_role=APP_ROLE, app_password=password)
         elif signing_key is None:
             raise CheckpointError("with app_dsn= (no setup run here) give the schema's signing key as signing_key=; "

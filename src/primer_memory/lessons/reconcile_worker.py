@@ -29,7 +29,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from .examples import (
@@ -152,9 +152,7 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         current = store.current_step(task_id)
         where = f"at {current.name} ({current.status})" if current else "with nothing left to do"
         pauser.say(f"RESUMING {task_id} {where}")
-    def retried(operation: Any) -> Any:  # a peer frozen inside a write holds this worker up, never crashes it
-        return retry_busy(operation, on_busy=lambda error, wait: pauser.say(
-            f"BUSY: the store is locked by another worker; trying again in {wait:g} s"))
+    retried = _busy_retrier(pauser.say)
 
     while (step := store.current_step(task_id)) is not None:
         pauser.at(f"before:{step.name}")
@@ -185,6 +183,15 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         pauser.say(f"{lease_.step}: done -> {output}")
     pauser.say(f"FINISHED: all {len(store.steps(task_id))} steps done")
     return 0
+
+
+def _busy_retrier(say: Callable[[str], None], bound: float = 300.0) -> Callable[[Callable[[], Any]], Any]:
+    """Run a store call through `retry_busy`, saying BUSY at each wait: a peer frozen inside a write holds this
+    worker up, never crashes it."""
+    def busy(error: StoreBusy, wait: float) -> None:
+        say(f"BUSY: the store is locked by another worker; trying again in {wait:g} s")
+
+    return lambda operation: retry_busy(operation, bound=bound, on_busy=busy)
 
 
 def _timeout(args: argparse.Namespace) -> dict[str, float]:
@@ -232,11 +239,7 @@ def _drain(args: argparse.Namespace) -> int:
     beat = _Heartbeat(lambda: _open(args, **_timeout(args)), args.worker, args.lease)
     finished = 0
 
-    def busy(error: StoreBusy, wait: float) -> None:  # a peer holds the write lock (frozen inside a write?)
-        print(f"BUSY: the store is locked by another worker; trying again in {wait:g} s", flush=True)
-
-    def retried(operation: Any) -> Any:
-        return retry_busy(operation, bound=args.busy_bound, on_busy=busy)
+    retried = _busy_retrier(lambda line: print(line, flush=True), args.busy_bound)
 
     with _open(args, **_timeout(args)) as store:
         print("READY", flush=True)

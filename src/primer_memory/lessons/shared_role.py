@@ -92,11 +92,18 @@ def _running_text(store: Any, attacker: Any, observer: Any) -> Limit:
                 " AND query LIKE %s", (APP_ROLE, "%pg_sleep(1)%"))]
         time.sleep(0.05)
     runner.join(10.0)
-    text = seen[0] if seen else ""
-    happened = ("the other tenant read its running statement: "
-                + ("its pasted words (" + ("'the Initech merger'" if "Initech merger" in text else "none") + ")")
-                + (", never its bound parameter ($1)" if "Initech price" not in text and "$1" in text else
-                   ", and its bound parameter" if "Initech price" in text else "")) if text else "nothing was seen"
+    if not seen:
+        happened = "nothing was seen"
+    else:
+        text = seen[0]
+        pasted = "'the Initech merger'" if "Initech merger" in text else "none"
+        if "Initech price" in text:
+            bound = ", and its bound parameter"
+        elif "$1" in text:
+            bound = ", never its bound parameter ($1)"
+        else:
+            bound = ""
+        happened = f"the other tenant read its running statement: its pasted words ({pasted}){bound}"
     return Limit("reading pg_stat_activity while another tenant's statement runs", happened,
                  "not within one role: only track_activities = off for the whole role (a superuser's setting) hides "
                  "it, and blinds the operators too. Bound parameters never show: never paste values into SQL")

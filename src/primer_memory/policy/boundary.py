@@ -68,9 +68,10 @@ def quote(value: str) -> str:
         return text
     pair = _SURROGATE_PAIR.search(value)
     if pair:
-        raise BoundaryError(f"a value holds two separate halves of a character (lone surrogates U+{ord(value[pair.start()]):04X} "
-                            f"U+{ord(value[pair.start() + 1]):04X} at position {pair.start()}) that JSON would read back as "
-                            "one character: it cannot be quoted exactly; send valid Unicode")
+        high, low = (f"U+{ord(ch):04X}" for ch in pair.group())
+        raise BoundaryError(f"a value holds two separate halves of a character (lone surrogates {high} {low} at "
+                            f"position {pair.start()}) that JSON would read back as one character: it cannot be "
+                            "quoted exactly; send valid Unicode")
     return "".join(ch if _safe(ch) else _escape(ch) for ch in text)
 
 

@@ -320,7 +320,8 @@ class ShortTermMemory:
                 start, recent = end, []
             else:
                 recent, truncated = cut, True
-        room = budget - sum(message_tokens(m, self._count) for m in recent)
+        # the prefix sums hold what the recent turns cost as sent; only a cut unit is measured again
+        room = budget - (sum(message_tokens(m, self._count) for m in recent) if truncated else cost(start, end))
         over = 0
         while True:
             if start == 0:
