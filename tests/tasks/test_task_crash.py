@@ -16,7 +16,7 @@ import pytest
 
 from primer_memory.lessons.examples import RECONCILE_OUTPUTS, RECONCILE_STEP_NAMES, RECONCILE_STEPS, RECONCILE_TASK_ID
 from primer_memory.tasks.store import Event, TaskStateStore
-from primer_memory.lessons.reconcile_worker import WorkerProcess, crash_points, start_worker
+from primer_memory.lessons.reconcile_worker import WorkerError, WorkerProcess, crash_points, start_worker
 
 pytestmark = pytest.mark.slow
 TASK = RECONCILE_TASK_ID
@@ -133,6 +133,14 @@ def test_worker_exits_when_its_parent_goes_away(tmp_path: Path) -> None:
         worker._close_pipes()  # what the operating system does when the parent dies
         assert worker.finish(timeout=WAIT) == 3
         assert worker.lines[-1] == "STOPPED: stdin closed"
+
+
+def test_a_worker_that_overruns_is_killed_and_the_error_shows_what_it_printed(tmp_path: Path) -> None:
+    """A hung worker's lines are the only clue to where it hung: they must reach the message, not stay queued."""
+    with start_worker(tmp_path / "tasks.db", pause_at="before:fetch_payments") as worker:
+        with pytest.raises(WorkerError, match=r"(?s)within 1 s.*fetch_invoices: done.*PAUSED before:fetch_payments"):
+            worker.finish(timeout=1.0)
+        assert not worker.alive
 
 
 # --------------------------------------------------------------------------- two processes at once

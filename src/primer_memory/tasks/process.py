@@ -111,15 +111,23 @@ class WorkerProcess:
             self._proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
+            self._collect(timeout=5.0)  # what it printed before the kill belongs in the message
             raise WorkerError(self._explain(f"its last line within {timeout:g} s")) from None
-        while True:  # collect what it printed before exiting
-            line = self._queue.get(timeout=timeout)
-            if line is None:
-                self._queue.put(None)
-                break
-            self.lines.append(line)
+        self._collect(timeout=timeout)
         self._close_pipes()
         return self._proc.returncode
+
+    def _collect(self, timeout: float) -> None:
+        """Move every line the worker printed, up to its end of output, from the reader's queue to `lines`."""
+        while True:
+            try:
+                line = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                return
+            if line is None:
+                self._queue.put(None)
+                return
+            self.lines.append(line)
 
     def _close_pipes(self) -> None:
         if self._proc.stdin is not None and not self._proc.stdin.closed:
