@@ -7,9 +7,14 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from primer_memory import PolicyDecision
+
+if TYPE_CHECKING:
+    from primer_memory.tasks import TaskStateStore
 
 ROOT = Path(__file__).resolve().parents[1]
 BOUND = 30.0  # seconds for a server's watchdog to remove its folder after its owner exits (it takes about one)
@@ -131,3 +136,16 @@ def refused_cards() -> object:
     prefixes = st.sampled_from(["4", "51", "52", "53", "54", "55"])
     return st.builds(lambda prefix, rest: luhn((prefix + rest)[:15]), prefixes,
                      st.text("0123456789", min_size=14, max_size=14)).filter(lambda n: review(n).verdict == "refuse")
+
+
+Opener = Callable[..., "TaskStateStore"]  # opens a task store: the `opener` fixture of tests/tasks
+
+
+class Clock:
+    """A clock the test moves by hand, so leases, backoffs and deadlines are judged without sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now

@@ -8,7 +8,6 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,32 +25,7 @@ from primer_memory.tasks import (
     TaskStateStore,
 )
 
-Opener = Callable[..., TaskStateStore]
-
-
-class Clock:
-    """A clock the test moves by hand, so leases, backoffs and deadlines are judged without sleeping."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    """Opens a store on this test's own place: a file, or a PostgreSQL schema of its own."""
-    if request.param == "sqlite":
-        yield lambda **kw: TaskStateStore(tmp_path / "tasks.db", **kw)
-        return
-    dsn = request.getfixturevalue("pg_dsn")
-    schema = f"retry_{uuid.uuid4().hex[:12]}"
-    yield lambda **kw: TaskStateStore(dsn=dsn, schema=schema, **kw)
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+from helpers import Clock, Opener
 
 
 def test_a_failing_step_backs_off_then_gives_up_with_its_reason(opener: Opener) -> None:

@@ -45,6 +45,7 @@ from ..tasks.store import (
     GaveUp,
     InvalidTask,
     InvalidUpdate,
+    Lease,
     LeaseError,
     LeaseHeld,
     RetryLater,
@@ -100,25 +101,26 @@ class _Heartbeat:
 
     def __init__(self, opener: Any, worker: str, lease: float):
         self._opener, self._worker, self._lease = opener, worker, lease
-        self._task: str | None = None
+        self._held: Lease | None = None
         self._lock = threading.Lock()
         self.lost: str | None = None
         threading.Thread(target=self._beat, daemon=True).start()
 
-    def hold(self, task_id: str | None) -> None:
+    def hold(self, lease: Lease | None) -> None:
+        """Renew `lease` from now on (None: nothing); only that lease, fenced by its generation."""
         with self._lock:
-            self._task = task_id
+            self._held = lease
 
     def _beat(self) -> None:
         store = self._opener()
         while True:
             time.sleep(self._lease / 4)
             with self._lock:
-                task_id = self._task
-            if task_id is None:
+                held = self._held
+            if held is None:
                 continue
             try:
-                store.heartbeat(task_id, self._worker, self._lease)
+                store.heartbeat(held.task_id, self._worker, self._lease, lease=held)
             except LeaseError as lost:
                 self.lost = str(lost)
             except Exception:  # the file is locked by our own paused write, or busy: try again next beat
@@ -164,7 +166,7 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         if lease_ is None:
             break
         if heartbeat is not None:
-            heartbeat.hold(task_id)
+            heartbeat.hold(lease_)
         if lease_.taken_over:
             pauser.say(f"{lease_.step}: taken over, the last holder's lease had expired (attempt {lease_.attempts})")
         else:
@@ -173,7 +175,7 @@ def reconcile(store: TaskStateStore, pauser: _Pauser, task_id: str = RECONCILE_T
         output = RECONCILE_OUTPUTS[lease_.step]  # the work itself; a real job would call an API here
         try:
             retried(lambda: store.apply(task_id, {"step": lease_.step, "status": "done", "output": output},
-                                        worker=worker))
+                                        lease=lease_))
         except LeaseError as lost:  # paused past its lease: report it, then go on from the task's current step
             pauser.say(f"LOST LEASE: {lost}")
             continue
@@ -258,7 +260,7 @@ def _drain(args: argparse.Namespace) -> int:
                     idle = min(idle * 2, IDLE_MOST, args.lease / 10)
                     continue
             idle = IDLE_FIRST
-            beat.hold(lease.task_id)
+            beat.hold(lease)
             print(f"CLAIMED {lease.task_id} {lease.step} {lease.attempts}", flush=True)
             if args.work_ms:
                 time.sleep(args.work_ms / 1000)
@@ -270,7 +272,7 @@ def _drain(args: argparse.Namespace) -> int:
                 lease = None
                 beat.hold(None)
                 continue
-            beat.hold(None if lease is None else lease.task_id)
+            beat.hold(lease)
             finished += 1
             print(f"DONE {done.task_id} {done.step}", flush=True)
     print(f"FINISHED {finished}", flush=True)

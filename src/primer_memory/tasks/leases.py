@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .checks import check_task_ids, read_clock
-from .retry import GaveUp, RetryLater, RetryPolicy, StepTimedOut, gave_up_reason
+from .retry import GaveUp, LeaseLost, RetryLater, RetryPolicy, StepTimedOut, gave_up_reason
 from .rules import (
     Lease,
     LeaseError,
@@ -28,7 +28,8 @@ from .rules import (
     raw_text,
 )
 
-__all__ = ["LeaseMixin", "check_seconds", "lease_allows", "lease_until", "claim_step", "step_from_row"]
+__all__ = ["LeaseMixin", "check_lease", "check_seconds", "fence", "lease_allows", "lease_until", "claim_step",
+           "step_from_row"]
 
 
 def step_from_row(task_id: str, row: Sequence[Any]) -> Step:
@@ -72,6 +73,42 @@ def lease_allows(step: Step, worker: str | None, now: float) -> None:
         raise LeaseHeld(f"step {step.name} is claimed by {step.lease_owner}, whose lease is live; "
                         f"{who} the holder may update it (give worker={step.lease_owner!r} if you are)",
                         step=step.name)
+
+
+def check_lease(lease: Any, task_id: str, worker: str | None, error: type[Exception] = LeaseError) -> str:
+    """The worker a write under `lease` speaks for; a lease that is not one, or is for another task or worker, is
+    refused before anything is read."""
+    if not isinstance(lease, Lease):
+        raise error(f"lease= takes the Lease that claim, claim_next or finish returned, got {_quote(lease)}")
+    if lease.task_id != task_id:
+        raise error(f"this lease is on task {_quote(lease.task_id)}, not {_quote(task_id)}; a write under a lease "
+                    "goes to the task it was claimed on")
+    if worker is not None and worker != lease.worker:
+        raise error(f"worker={_quote(worker)} does not match the lease's worker {_quote(lease.worker)}; give one "
+                    "or the other (the lease says who you are)")
+    return lease.worker
+
+
+def fence(step: Step, lease: Lease) -> None:
+    """Refuse a write under `lease` once the step has moved on from it: claimed again since (a newer attempt, by
+    another worker or by a new process under the same name), or let go (failed or done).
+
+    A lease's attempt number is its generation, a fencing token: a worker that froze past its lease and wakes
+    carries an old one, so its late write is refused even when its name matches the new holder's."""
+    if step.name != lease.step:
+        raise LeaseLost(f"the lease of {lease.worker} is on step {lease.step}, not {step.name}; a write under a "
+                        "lease is for the step it claimed", step=step.name)
+    if step.attempts == lease.attempts and step.lease_owner == lease.worker and step.status == "running":
+        return
+    if step.attempts != lease.attempts:
+        since = f"claimed again since (attempt {step.attempts}" + (f", by {step.lease_owner})"
+                                                                   if step.lease_owner else ")")
+    elif step.status == "done":
+        since = "done already"
+    else:
+        since = f"{step.status} since, and no longer held"
+    raise LeaseLost(f"step {step.name} was {since}; the lease of {lease.worker} (attempt {lease.attempts}) is "
+                    f"over, so this write is not recorded. Move on: claim the current step", step=step.name)
 
 
 def claim_step(tx: Any, step: Step, worker: str, seconds: float, now: float, policy: Callable[[], RetryPolicy], *,
@@ -139,8 +176,8 @@ class LeaseMixin:
     def _known_shape(self, task_id: Any) -> bool: ...  # pragma: no cover - the store's
     def _unknown_task_message(self, task_id: Any) -> str: ...  # pragma: no cover - the store's
     def _unknown_task_message_in(self, tx: Any, task_id: Any) -> str: ...  # pragma: no cover - the store's
-    def _apply_in(self, tx: Any, task_id: str, proposal: Any, raw: str,
-                  worker: str | None) -> Any: ...  # pragma: no cover - the store's
+    def _apply_in(self, tx: Any, task_id: str, proposal: Any, raw: str, worker: str | None,
+                  lease: Lease | None = None) -> Any: ...  # pragma: no cover - the store's
 
     def claim(self, task_id: str, worker: str, lease_seconds: float = 30.0) -> Lease | None:
         """Claim the task's current step for `worker` until the lease runs out; None when the task is finished.
@@ -201,8 +238,14 @@ class LeaseMixin:
         return claim_step(tx, step_from_row(task_id, row), worker, seconds, now,
                           lambda: RetryPolicy.from_row(tx.policy(task_id)), strict=strict)
 
-    def heartbeat(self, task_id: str, worker: str, lease_seconds: float = 30.0) -> Lease:
-        """Extend `worker`'s live lease on the current step; LeaseExpired or LeaseHeld when it holds none."""
+    def heartbeat(self, task_id: str, worker: str, lease_seconds: float = 30.0, *, lease: Lease | None = None
+                  ) -> Lease:
+        """Extend `worker`'s live lease on the current step; LeaseExpired or LeaseHeld when it holds none.
+
+        With `lease=`, only that lease is extended (LeaseLost once the step was claimed again since): a
+        heartbeat thread waking in a frozen process never renews the lease of a new holder with its name."""
+        if lease is not None:
+            check_lease(lease, task_id, worker)
         with self._lease_transaction(task_id, worker, lease_seconds) as (tx, seconds):
             now = read_clock(tx.now())
             row = tx.current(task_id)
@@ -210,6 +253,8 @@ class LeaseMixin:
             if step is None or step.lease_owner is None:
                 raise LeaseError(f"{worker} holds no lease on task {task_id}: claim its current step first",
                                  task_id=task_id)
+            if lease is not None:
+                fence(step, lease)
             lease_allows(step, worker, now)
             expires = lease_until(now, seconds, step.deadline)  # never past the attempt's start-to-close bound
             tx.set_lease(task_id, step.position, worker, expires)
@@ -232,7 +277,7 @@ class LeaseMixin:
         raw = raw_text(proposal)
         claimed: Lease | None = None
         with self._db.transaction() as tx:
-            _, failure = self._apply_in(tx, lease.task_id, proposal, raw, lease.worker)
+            _, failure = self._apply_in(tx, lease.task_id, proposal, raw, lease.worker, lease)
             if failure is None and then_claim:
                 if wanted is None or lease.task_id in wanted:
                     claimed = self._claim_in(tx, lease.task_id, lease.worker, seconds, strict=False)

@@ -40,7 +40,7 @@ from dataclasses import replace
 from typing import Any
 
 from .checks import check_settings, read_clock, refusal_for_log, step_items
-from .leases import LeaseMixin, lease_allows, step_from_row
+from .leases import LeaseMixin, check_lease, fence, lease_allows, step_from_row
 from .retry import DEFAULT_RETRY, GaveUp, LeaseLost, RetryLater, RetryPolicy, StepTimedOut, gave_up_reason, retry_busy
 from .rules import (
     BUILTIN_VALIDATORS,
@@ -277,7 +277,8 @@ class TaskStateStore(LeaseMixin):
 
     # ----------------------------------------------------------------- the one place that decides
 
-    def _check(self, tx: Any, task_id: str, fields: dict[str, Any], worker: str | None) -> tuple[Step, str, str]:
+    def _check(self, tx: Any, task_id: str, fields: dict[str, Any], worker: str | None,
+               lease: Lease | None = None) -> tuple[Step, str, str]:
         """Every rule, in order; the first that fails raises InvalidUpdate with what is allowed instead."""
         name, status = fields["step"], fields["status"]
         found = tx.step_named(task_id, name)
@@ -289,9 +290,13 @@ class TaskStateStore(LeaseMixin):
         current = None if row is None else _step(task_id, row)
         if step.status == "done":
             finisher = tx.done_by(task_id, name) if worker is not None else None
-            if finisher not in (None, worker):
-                raise LeaseLost(f"step {name} was finished by {finisher} after the lease of {worker} ran out; "
-                                f"{worker}'s result is not recorded. Move on: claim the next step", step=name)
+            newer = lease is not None and lease.step == name and lease.attempts != step.attempts
+            if finisher not in (None, worker) or newer:  # the generation tells a restarted namesake apart
+                attempt = f" (its attempt {lease.attempts}; the step was done on attempt {step.attempts})" \
+                    if newer and lease is not None else ""
+                raise LeaseLost(f"step {name} was finished by {finisher} after the lease of {worker} ran out"
+                                f"{attempt}; {worker}'s result is not recorded. Move on: claim the next step",
+                                step=name)
             after = f"the current step is {current.name}" if current else "every step of this task is done"
             raise InvalidUpdate(f"step {name} is already done (output {_quote(step.output)}); a done step is final: "
                                 f"{after}. To redo the work, create a new task")
@@ -302,6 +307,8 @@ class TaskStateStore(LeaseMixin):
         if step.gave_up is not None:
             raise GaveUp(f"step {name} {step.gave_up}; it takes no more proposals, and the task cannot go on. "
                          "To redo the work, create a new task", step=name)
+        if lease is not None:
+            fence(step, lease)  # the lease's generation: a frozen holder's late write is refused, even under its name
         if step.lease_owner is not None:  # the clock is read only for a claimed step (one round trip less)
             lease_allows(step, worker, read_clock(tx.now()))
         problem = transition_problem(name, step.status, status, step.output)
@@ -328,29 +335,36 @@ class TaskStateStore(LeaseMixin):
             raise InvalidUpdate(f"output {_quote(output)} for step {step.name} fails the "
                                 f"{_quote(step.validator)} check: {problem}")
 
-    def apply(self, task_id: str, proposal: Mapping[str, Any] | str, *, worker: str | None = None) -> Step:
+    def apply(self, task_id: str, proposal: Mapping[str, Any] | str, *, worker: str | None = None,
+              lease: Lease | None = None) -> Step:
         """Check a proposed update and write it, in one transaction; return the step as written.
 
         A refused proposal raises InvalidUpdate and changes nothing but the task's event log, which
         keeps its first MAX_LOGGED_PROPOSAL_CHARS (1,000) characters, for at most MAX_REFUSED_EVENTS
         (500) refusals per task: later ones are refused, not logged. A proposal for a task that does
-        not exist changes nothing at all. Give `worker=` when steps are claimed.
+        not exist changes nothing at all. Give `worker=` when steps are claimed, or better the `lease=` that
+        `claim` returned: a write under a lease is fenced by its generation (its attempt number), so a worker that
+        froze past its lease cannot write once the step was claimed again, even by a new process under its name
+        (LeaseLost). A freeze between the check and COMMIT cannot be fenced: the write lock it holds keeps every
+        other worker out of the task meanwhile, so nobody else takes the step over.
         """
         if not isinstance(task_id, str):
             raise TaskIdNotText(f"task_id must be a string such as 'q3-close', got {type(task_id).__name__}")
         if worker is not None:
             check_name(worker, "worker", InvalidUpdate)
+        if lease is not None:
+            worker = check_lease(lease, task_id, worker)
         if not self._known_shape(task_id):
             raise InvalidUpdate(self._unknown_task_message(task_id), task_id=task_id)
         raw = raw_text(proposal)
         with self._db.transaction() as tx:
-            written, failure = self._apply_in(tx, task_id, proposal, raw, worker)
+            written, failure = self._apply_in(tx, task_id, proposal, raw, worker, lease)
         if failure is not None:  # raised after COMMIT, so the refusal stays in the log
             raise failure
         return written  # type: ignore[return-value]
 
-    def _apply_in(self, tx: Any, task_id: str, proposal: Any, raw: str,
-                  worker: str | None) -> tuple[Step | None, InvalidUpdate | None]:
+    def _apply_in(self, tx: Any, task_id: str, proposal: Any, raw: str, worker: str | None,
+                  lease: Lease | None = None) -> tuple[Step | None, InvalidUpdate | None]:
         """Check and write one proposal inside an open transaction: (the step as written, None) or (None, refusal)."""
         failure: InvalidUpdate | None = None
         written: Step | None = None
@@ -359,7 +373,7 @@ class TaskStateStore(LeaseMixin):
         else:
             try:
                 fields = parse(proposal)
-                step, status, reason = self._check(tx, task_id, fields, worker)
+                step, status, reason = self._check(tx, task_id, fields, worker, lease)
             except ClockError:
                 raise  # the store's fault, not the proposal's: nothing is logged, the transaction rolls back
             except InvalidUpdate as refusal:
