@@ -1,4 +1,4 @@
-"""Task throughput with 1, 2, 4 and 8 worker processes: SQLite, PostgreSQL, and a hand-written SKIP LOCKED queue.
+"""Task throughput with 1, 2, 4 and 8 worker processes: TaskStateStore on PostgreSQL beside a plain SKIP LOCKED queue.
 
 Each worker is a real process (`python -m primer_memory.lessons.reconcile_worker drain`) that
 claims the current step of some task with a lease, does the "work" (a sleep standing in
@@ -7,9 +7,14 @@ transaction). Workers start, say READY, and all get "go" at once; the clock runs
 "go" until the last one has finished the list. The baseline is the smallest queue that
 does the same job on the same server: one table of steps, a claim that is one
 `UPDATE ... WHERE (task, position) = (SELECT ... FOR UPDATE SKIP LOCKED)` and a finish that
-is one `UPDATE` -- no leases, no event log, no checks. The figures to read are ratios:
-speed-up over one worker, PostgreSQL over SQLite, and TaskStateStore over the baseline
-at the same number of workers (the 8-worker, 20 ms figure is the median of three runs).
+is one `UPDATE` -- no leases, no event log, no checks, no fence.
+
+The figure to read is TaskStateStore over the queue at the same number of workers. Both run in
+each of ROUNDS rounds, one after the other at every count (which goes first alternates), and each
+figure is the median over the rounds, printed with the machine's load average when each round
+started: the two share whatever else the machine was doing. "idle" counts the times a worker found
+every open step held and waited (2 ms, doubling to 50 ms) -- the queue's workers wait the same way.
+SQLite, one run per count, gives the speed-up a single file allows.
 
 Run: .venv/bin/python benchmarks/bench_task_workers.py
 """
@@ -17,6 +22,7 @@ Run: .venv/bin/python benchmarks/bench_task_workers.py
 from __future__ import annotations
 
 import multiprocessing
+import os
 import statistics
 import time
 import uuid
@@ -31,7 +37,7 @@ TASKS = size(48, 2)
 STEPS = ("fetch", "transform", "load")
 WORKERS = size((1, 2, 4, 8), (1, 2))
 WORK_MS = size((20.0, 0.0), (20.0,))
-REPEATS = size(3, 1)  # runs of the headline case (8 workers, 20 ms), interleaved; the median is reported
+ROUNDS = size(3, 1)  # interleaved rounds of every case; medians are reported
 
 QUEUE = {
     "create": "CREATE TABLE {t} (task_id text NOT NULL, position int NOT NULL,"
@@ -45,8 +51,9 @@ QUEUE = {
 }
 
 
-def run(where: dict[str, Any], open_store: Any, workers: int, work_ms: float) -> float:
-    """Seconds for `workers` processes to finish TASKS x STEPS steps, from the moment they are told to go."""
+def run(where: dict[str, Any], open_store: Any, workers: int, work_ms: float) -> tuple[float, int]:
+    """Seconds for `workers` processes to finish TASKS x STEPS steps, from the moment they are told to go, and the
+    times they found nothing free to claim."""
     with open_store() as store:
         for n in range(TASKS):
             store.create_task(f"job-{n:02d}", "benchmark", list(STEPS))
@@ -57,18 +64,17 @@ def run(where: dict[str, Any], open_store: Any, workers: int, work_ms: float) ->
         start = time.perf_counter()
         for p in procs:
             p.send("go")
-        for p in procs:
-            p.wait_for("FINISHED", timeout=300)
+        ends = [p.wait_for("FINISHED", timeout=300) for p in procs]
         elapsed = time.perf_counter() - start
     finally:
         for p in procs:
             p.kill()
     with open_store() as store:
         assert all(store.next_step(t) is None for t in store.tasks())
-    return elapsed
+    return elapsed, sum(int(line.split()[-1]) for line in ends)  # "FINISHED <steps> idle <waits>"
 
 
-def _queue_worker(dsn: str, table: str, name: str, work_ms: float, ready: Any) -> None:
+def _queue_worker(dsn: str, table: str, name: str, work_ms: float, ready: Any, idle_waits: Any) -> None:
     """One baseline worker: claim with SKIP LOCKED, work, finish; wait 2 ms doubling to 50 ms when nothing is free."""
     import psycopg
 
@@ -82,6 +88,8 @@ def _queue_worker(dsn: str, table: str, name: str, work_ms: float, ready: Any) -
             if row is None:
                 if conn.execute(sql["left"]).fetchone()[0] == 0:
                     return
+                with idle_waits.get_lock():
+                    idle_waits.value += 1
                 time.sleep(idle)
                 idle = min(idle * 2, IDLE_MOST)
                 continue
@@ -91,7 +99,7 @@ def _queue_worker(dsn: str, table: str, name: str, work_ms: float, ready: Any) -
             conn.execute(sql["finish"], row)
 
 
-def run_queue(dsn: str, workers: int, work_ms: float) -> float:
+def run_queue(dsn: str, workers: int, work_ms: float) -> tuple[float, int]:
     """Seconds for the hand-written SKIP LOCKED queue to do the same steps with the same number of processes."""
     import psycopg
 
@@ -103,7 +111,8 @@ def run_queue(dsn: str, workers: int, work_ms: float) -> float:
                             [(f"job-{n:02d}", p) for n in range(TASKS) for p in range(1, len(STEPS) + 1)])
     context = multiprocessing.get_context("spawn")  # a fresh interpreter, as each drainer is
     ready = context.Barrier(workers + 1)
-    procs = [context.Process(target=_queue_worker, args=(dsn, table, f"q{i}", work_ms, ready))
+    idle_waits = context.Value("i", 0)
+    procs = [context.Process(target=_queue_worker, args=(dsn, table, f"q{i}", work_ms, ready, idle_waits))
              for i in range(workers)]
     for p in procs:
         p.start()
@@ -121,7 +130,7 @@ def run_queue(dsn: str, workers: int, work_ms: float) -> float:
     with psycopg.connect(dsn, autocommit=True) as conn:
         assert conn.execute(QUEUE["left"].replace("{t}", table)).fetchone()[0] == 0
         conn.execute(f"DROP TABLE {table}")
-    return elapsed
+    return elapsed, idle_waits.value
 
 
 def main() -> None:
@@ -130,9 +139,12 @@ def main() -> None:
     from primer_memory.postgres import local_server
 
     dsn = local_server()
-    results: dict[tuple[str, float, int], float] = {}
+    pg: dict[tuple[float, int], list[tuple[float, int]]] = {}
+    queue: dict[tuple[float, int], list[tuple[float, int]]] = {}
+    lite: dict[int, float] = {}
+    loads: list[float] = []
 
-    def postgres(workers: int, work_ms: float) -> float:
+    def postgres(workers: int, work_ms: float) -> tuple[float, int]:
         schema = f"bench_{uuid.uuid4().hex[:10]}"
         try:
             return run({"dsn": dsn, "schema": schema}, lambda: TaskStateStore(dsn=dsn, schema=schema), workers,
@@ -142,32 +154,41 @@ def main() -> None:
                 conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
     with scratch("task-workers") as folder:
-        for work_ms in WORK_MS:
-            for workers in WORKERS if work_ms else (1, 8):
-                db = Path(folder) / f"w{workers}-{work_ms:g}.db"
-                results[("sqlite", work_ms, workers)] = run({"db": db}, lambda: TaskStateStore(db), workers, work_ms)
-                headline = work_ms == 20.0 and workers == 8
-                pg, queue = [], []
-                for _ in range(REPEATS if headline else 1):
-                    pg.append(postgres(workers, work_ms))
-                    queue.append(run_queue(dsn, workers, work_ms))
-                results[("postgres", work_ms, workers)] = statistics.median(pg)
-                results[("queue", work_ms, workers)] = statistics.median(queue)
+        for round_ in range(ROUNDS):
+            loads.append(os.getloadavg()[0])
+            for work_ms in WORK_MS:
+                for workers in WORKERS if work_ms else (1, 8):
+                    key = (work_ms, workers)
+                    pair = [lambda: pg.setdefault(key, []).append(postgres(workers, work_ms)),
+                            lambda: queue.setdefault(key, []).append(run_queue(dsn, workers, work_ms))]
+                    for measure in pair if (round_ + workers) % 2 == 0 else pair[::-1]:
+                        measure()
+        for workers in WORKERS:
+            db = Path(folder) / f"w{workers}.db"
+            lite[workers] = run({"db": db}, lambda: TaskStateStore(db), workers, WORK_MS[0])[0]
+
+    def median(runs: list[tuple[float, int]]) -> tuple[float, float]:
+        return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
     steps = TASKS * len(STEPS)
     print(f"{TASKS} tasks x {len(STEPS)} steps = {steps} steps; each step is claimed with a lease, worked, "
-          "and reported done")
+          f"and reported done. Medians of {ROUNDS} interleaved rounds; load average (1 min) at the start of each "
+          f"round: {', '.join(f'{load:.1f}' for load in loads)} on {os.cpu_count()} cores")
     for work_ms in WORK_MS:
         print(f"\nwork per step: {work_ms:g} ms")
-        print(f"{'workers':>7}  {'SQLite steps/s':>14}  {'speed-up':>8}  {'PostgreSQL steps/s':>18}  {'speed-up':>8}"
-              f"  {'PG / SQLite':>11}  {'SKIP LOCKED queue steps/s':>25}  {'PG / queue':>10}")
+        print(f"{'workers':>7}  {'TaskStateStore steps/s':>22}  {'idle':>5}  {'SKIP LOCKED queue steps/s':>25}  "
+              f"{'idle':>5}  {'store / queue':>13}  {'each round':>20}")
         for workers in WORKERS if work_ms else (1, 8):
-            lite, pg = results[("sqlite", work_ms, workers)], results[("postgres", work_ms, workers)]
-            queue = results[("queue", work_ms, workers)]
-            base_lite, base_pg = results[("sqlite", work_ms, 1)], results[("postgres", work_ms, 1)]
-            print(f"{workers:>7}  {steps / lite:>14.0f}  {base_lite / lite:>7.1f}x  {steps / pg:>18.0f}  "
-                  f"{base_pg / pg:>7.1f}x  {lite / pg:>10.2f}x  {steps / queue:>25.0f}  {queue / pg:>9.2f}x")
-    print("\nPG / queue is TaskStateStore's throughput over the hand-written queue's (1.00x: as fast); the "
-          f"8-worker 20 ms row is the median of {REPEATS} runs of each.")
+            (store_s, store_idle), (queue_s, queue_idle) = median(pg[(work_ms, workers)]), median(
+                queue[(work_ms, workers)])
+            rounds = " ".join(f"{q[0] / p[0]:.2f}" for p, q in zip(pg[(work_ms, workers)], queue[(work_ms, workers)]))
+            print(f"{workers:>7}  {steps / store_s:>22.0f}  {store_idle:>5.0f}  {steps / queue_s:>25.0f}  "
+                  f"{queue_idle:>5.0f}  {queue_s / store_s:>12.2f}x  {rounds:>20}")
+    print("\nstore / queue: TaskStateStore's throughput over the queue's (1.00x: as fast), from the medians; "
+          "'each round' gives the same ratio round by round.")
+    print(f"\nSQLite, one run each at {WORK_MS[0]:g} ms: " + ", ".join(
+        f"{workers} worker{'s' if workers > 1 else ''} {steps / lite[workers]:.0f} steps/s "
+        f"({lite[1] / lite[workers]:.1f}x)" for workers in WORKERS))
 
 
 if __name__ == "__main__":

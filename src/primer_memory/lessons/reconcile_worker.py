@@ -249,13 +249,14 @@ def _drain(args: argparse.Namespace) -> int:
             print("STOPPED: expected go", flush=True)
             return 3
         lease: Any = None
-        idle = IDLE_FIRST
+        idle, waits = IDLE_FIRST, 0
         while True:
             if lease is None:
                 lease = retried(lambda: store.claim_next(args.worker, args.lease))
                 if lease is None:
                     if not retried(store.open_tasks):
                         break
+                    waits += 1
                     time.sleep(idle)  # every open step is held by a live lease: wait, a little longer each time
                     idle = min(idle * 2, IDLE_MOST, args.lease / 10)
                     continue
@@ -275,7 +276,7 @@ def _drain(args: argparse.Namespace) -> int:
             beat.hold(lease)
             finished += 1
             print(f"DONE {done.task_id} {done.step}", flush=True)
-    print(f"FINISHED {finished}", flush=True)
+    print(f"FINISHED {finished} idle {waits}", flush=True)  # idle: times it found every open step held
     return 0
 
 

@@ -5,7 +5,14 @@ policy, its current step and maybe a step by name before it writes. Once the tas
 locked (`lock_task`, or `next_claimable`'s SKIP LOCKED), nobody else may change its steps until
 COMMIT, so one statement can read all of that (issued after the lock, so it sees every earlier
 commit) and later reads come from memory. Every write through this transaction updates the
-copy it changed. An event is numbered and inserted in one statement.
+copy it changed.
+
+The same lock lets writes wait: the transaction runs in pipeline mode, and a write to a locked
+task is queued, not waited for. Its row count is known from the copy (the row is there, in the
+status expected), an event's number from the task's last one read with the state, so nothing
+needs the server's answer until `settle()`, which sends every queued write in one round trip and
+checks each changed what the copy said before COMMIT. A write to a task not read this way waits
+for its answer as before.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ CACHE_STATEMENTS = {
     # The clock, the policy and the open steps (plus one named step) of a task locked by this transaction.
     "state": "SELECT extract(epoch FROM clock_timestamp())::float8, t.max_attempts, t.retry_initial, t.retry_rate, "
              "t.retry_max, t.start_to_close, " + ", ".join(f"s.{c.strip()}" for c in _COLUMNS.split(",")) +
+             ", (SELECT COALESCE(MAX(e.seq), 0) FROM {s}.task_events e WHERE e.task_id = t.task_id)"
              " FROM {s}.task_tasks t LEFT JOIN {s}.task_steps s ON s.task_id = t.task_id"
              " AND (s.status <> 'done' OR s.name = %(name)s) WHERE t.task_id = %(task)s ORDER BY s.position",
     "add_event_one": "INSERT INTO {s}.task_events (task_id, seq, step, status, output, output_kind, accepted, reason, "
@@ -33,7 +41,8 @@ class _State:
 
     def __init__(self, rows: list[Any]):
         self.policy = tuple(rows[0][1:6])
-        self.steps = {r[7]: list(r[6:]) for r in rows if r[6] is not None}  # name -> step row
+        self.steps = {r[7]: list(r[6:18]) for r in rows if r[6] is not None}  # name -> step row
+        self.seq = int(rows[0][18])  # the task's last event number: the next is this + 1 while the lock is held
 
 
 class StepCache:
@@ -43,11 +52,29 @@ class StepCache:
     _sql: dict[str, str]
     _clock: Any
     _locking: bool
+    _pipe: Any
 
     def _cache_init(self) -> None:
         self._locked: set[str] = set()
         self._states: dict[str, _State] = {}
         self._read_at: float | None = None
+        self._pending: list[tuple[Any, int, str]] = []  # (cursor, rows it must change, what it was) until settle()
+
+    def settle(self) -> None:
+        """Send the queued writes and check each changed the rows the locked copy promised; before COMMIT."""
+        if not self._pending:
+            return
+        if self._pipe is not None:
+            self._pipe.sync()
+        pending, self._pending = self._pending, []
+        for cursor, promised, what in pending:
+            if cursor.rowcount != promised:  # impossible under the lock; refuse to commit
+                raise RuntimeError(f"{what} changed {cursor.rowcount} rows where the locked task promised "
+                                   f"{promised}; nothing was written")
+
+    def _queued(self, task_id: str) -> bool:
+        """Whether a write to `task_id` may be queued: in pipeline mode, with the task locked and read."""
+        return self._pipe is not None and task_id in self._states
 
     def _state(self, task_id: str, name: str | None = None) -> _State | None:
         if not self._locking or task_id not in self._locked:
@@ -100,9 +127,16 @@ class StepCache:
     def update_step(self, task_id: str, position: int, expect: str, status: str, output: str | None,
                     kind: str | None, add_attempt: int, owner: str | None, expires: float | None, *,
                     retry_at: float | None = None, deadline: float | None = None, gave_up: str | None = None) -> int:
-        changed = self._update_step(task_id, position, expect, status, output, kind, add_attempt, owner, expires,
-                                    retry_at=retry_at, deadline=deadline, gave_up=gave_up)
         state = self._states.get(task_id)
+        if self._queued(task_id):
+            assert state is not None
+            changed = int(any(row[0] == position and row[2] == expect for row in state.steps.values()))
+            cursor = self._write("update_step", (status, output, kind, add_attempt, owner, expires, retry_at,
+                                                 deadline, gave_up, task_id, position, expect))
+            self._pending.append((cursor, changed, f"the update of step {position} of task {task_id!r}"))
+        else:
+            changed = self._update_step(task_id, position, expect, status, output, kind, add_attempt, owner,
+                                        expires, retry_at=retry_at, deadline=deadline, gave_up=gave_up)
         if state is not None:
             for row in state.steps.values():
                 if row[0] == position and changed:
@@ -111,8 +145,14 @@ class StepCache:
         return changed
 
     def set_lease(self, task_id: str, position: int, owner: str | None, expires: float | None) -> int:
-        changed = self._set_lease(task_id, position, owner, expires)
         state = self._states.get(task_id)
+        if self._queued(task_id):
+            assert state is not None
+            changed = int(any(row[0] == position for row in state.steps.values()))
+            cursor = self._write("set_lease", (owner, expires, task_id, position))
+            self._pending.append((cursor, changed, f"the lease of step {position} of task {task_id!r}"))
+        else:
+            changed = self._set_lease(task_id, position, owner, expires)
         if state is not None:
             for row in state.steps.values():
                 if row[0] == position and changed:
@@ -121,10 +161,22 @@ class StepCache:
 
     def add_event(self, task_id: str, step: str | None, status: str | None, output: str | None,
                   kind: str | None, accepted: bool, reason: str, proposal: str, worker: str | None) -> int:
-        return int(self._conn.execute(self._sql["add_event_one"], (task_id, step, status, output, kind, accepted,
-                                                                   reason, proposal, worker, task_id)).fetchone()[0])
+        state = self._states.get(task_id)
+        if self._queued(task_id):
+            assert state is not None
+            state.seq += 1
+            cursor = self._write("add_event", (task_id, state.seq, step, status, output, kind, accepted, reason,
+                                               proposal, worker))
+            self._pending.append((cursor, 1, f"event {state.seq} of task {task_id!r}"))
+            return state.seq
+        seq = int(self._conn.execute(self._sql["add_event_one"], (task_id, step, status, output, kind, accepted,
+                                                                  reason, proposal, worker, task_id)).fetchone()[0])
+        if state is not None:
+            state.seq = seq
+        return seq
 
     # the plain statements, provided by the backend's transaction class
+    def _write(self, name: str, params: Any) -> Any: ...  # pragma: no cover
     def _lock_task(self, task_id: str) -> str | None: ...  # pragma: no cover
     def _next_claimable(self, now: float, task_ids: Any, skip: Any) -> str | None: ...  # pragma: no cover
     def _policy(self, task_id: str) -> tuple[Any, ...] | None: ...  # pragma: no cover
