@@ -71,52 +71,6 @@ def run_in_empty_tmp(argv: list[str], extra_env: dict[str, str] | None = None, t
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def freeze_outside_a_write(pid: int, db: Path, attempts: int = 50) -> None:
-    """SIGSTOP `pid` at a moment it holds no write lock on the SQLite file `db`, so the test freezes a worker that
-    holds a step's lease, not one caught inside a write (a frozen writer blocks every peer until it is thawed: that
-    case is the workers issue's, #43). Tries again, thawing in between, when the freeze landed inside a write."""
-    import signal
-    import sqlite3
-
-    for _ in range(attempts):
-        os.kill(pid, signal.SIGSTOP)
-        _wait_until_stopped(pid)  # kill() only queues the signal: probe once the process can no longer take a lock
-        probe = sqlite3.connect(db, timeout=0.05, isolation_level=None)
-        try:
-            probe.execute("BEGIN IMMEDIATE")  # succeeds only while nobody holds the write lock
-            probe.execute("ROLLBACK")
-            return
-        except sqlite3.OperationalError:
-            os.kill(pid, signal.SIGCONT)
-            time.sleep(0.02)
-        finally:
-            probe.close()
-    raise AssertionError(f"process {pid} held the write lock at every one of {attempts} tries")
-
-
-def _wait_until_stopped(pid: int, within: float = 5.0) -> None:
-    """Return once the kernel reports every thread of `pid` stopped (state T in /proc/PID/task/*/stat).
-
-    kill() only queues SIGSTOP: one thread takes it and then stops the others, so under load a second thread (a
-    heartbeat) can run on, and take the write lock, for milliseconds after kill() returns. Without /proc, a pause."""
-    tasks = Path(f"/proc/{pid}/task")
-    if not tasks.exists():
-        time.sleep(0.05)
-        return
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        states = []
-        for stat in tasks.glob("*/stat"):
-            try:
-                states.append(stat.read_text().rsplit(")", 1)[1].split()[0])
-            except (FileNotFoundError, ProcessLookupError):  # a thread that ended meanwhile
-                continue
-        if states and all(state in ("T", "t") for state in states):
-            return
-        time.sleep(0.001)
-    raise AssertionError(f"process {pid} was sent SIGSTOP but not all its threads had stopped after {within:g} s")
-
-
 def luhn(body: str) -> str:
     """`body` with the Luhn check digit appended: a number a card detector must read as a card."""
     total = 0

@@ -4,14 +4,11 @@ refused, not written twice. This is the caveat notebook 4 states."""
 
 from __future__ import annotations
 
-import os
 import signal
 import time
 from pathlib import Path
 
 import pytest
-
-from helpers import freeze_outside_a_write
 
 from primer_memory import TaskStateStore
 from primer_memory.lessons.examples import RECONCILE_TASK_ID
@@ -24,12 +21,12 @@ def test_a_stalled_worker_loses_its_step_and_its_late_report_is_refused(tmp_path
     path = tmp_path / "tasks.db"
     with start_worker(path, pause_at="running:fetch_payments", worker="worker A", lease=1.0) as a:
         a.wait_for("PAUSED")
-        freeze_outside_a_write(a._proc.pid, path)  # alive, but its heartbeat thread stops with it (not mid-write)
+        a.freeze(outside_write_of=path)  # alive, but its heartbeat thread stops with it (not mid-write)
         try:
             with start_worker(path, worker="worker B", lease=1.0) as b:
                 assert b.finish() == 0, b.errors[-8:]
         finally:
-            os.kill(a._proc.pid, signal.SIGCONT)
+            a.thaw()
         a.send("continue")
         assert a.finish() == 0  # it reports the lost lease and goes on; the task is finished, so it exits cleanly
     assert any(line.startswith("LOST LEASE") for line in a.lines), a.lines

@@ -3,7 +3,6 @@ bound, a reason kept when a step gives up, one named error when two writers crea
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -243,14 +242,13 @@ def test_a_task_written_before_policies_existed_retries_as_before(tmp_path: Path
 def test_a_worker_paused_past_its_lease_reports_the_lost_lease_and_moves_on(tmp_path: Path) -> None:
     """Real processes: A holds a step and is frozen (SIGSTOP) past its lease; B takes the step over and finishes
     the job; A, thawed (SIGCONT), reports the lost lease and exits cleanly instead of crashing."""
-    from helpers import freeze_outside_a_write
 
     from primer_memory.lessons.reconcile_worker import start_worker
 
     db = tmp_path / "tasks.db"
     with start_worker(db, pause_at="running:fetch_invoices", worker="A", lease=0.5) as a:
         a.wait_for("PAUSED running:fetch_invoices")
-        freeze_outside_a_write(a.pid, db)  # frozen holding its lease, not inside a write (that case: issue 43)
+        a.freeze(outside_write_of=db)  # frozen holding its lease, not inside a write (that case: issue 43)
         try:
             a.send("continue")  # read once A runs again
             time.sleep(1.0)  # A's lease (and its heartbeat) stop with it
@@ -258,7 +256,7 @@ def test_a_worker_paused_past_its_lease_reports_the_lost_lease_and_moves_on(tmp_
                 assert b.finish(timeout=60) == 0, b.errors[-8:]
                 assert any("taken over" in line for line in b.lines), b.lines
         finally:
-            os.kill(a.pid, signal.SIGCONT)
+            a.thaw()
         assert a.finish(timeout=60) == 0, a.errors[-5:]
     lost = [line for line in a.lines if line.startswith("LOST LEASE")]
     assert lost and "finished by B after the lease of A ran out" in lost[0], a.lines

@@ -95,6 +95,63 @@ class WorkerProcess:
         self._proc.stdin.write(line + "\n")
         self._proc.stdin.flush()
 
+    def freeze(self, outside_write_of: str | os.PathLike[str] | None = None, attempts: int = 50) -> None:
+        """SIGSTOP the worker: alive, holding whatever it holds, running nothing (a laptop asleep, a debugger).
+
+        With `outside_write_of=` an SQLite task file, it is frozen at a moment it holds no write lock on it (a
+        frozen writer holds every peer up instead): frozen, probed, thawed and tried again while it was mid-write.
+        """
+        if not hasattr(signal, "SIGSTOP"):  # pragma: no cover - Windows cannot stop a process and resume it
+            raise WorkerError("freezing a worker needs SIGSTOP, which this system does not have")
+        import sqlite3
+        import time
+
+        for _ in range(attempts):
+            os.kill(self._proc.pid, signal.SIGSTOP)
+            self._wait_until_stopped()
+            if outside_write_of is None:
+                return
+            probe = sqlite3.connect(outside_write_of, timeout=0.05, isolation_level=None)
+            try:
+                probe.execute("BEGIN IMMEDIATE")  # succeeds only while nobody holds the write lock
+                probe.execute("ROLLBACK")
+                return
+            except sqlite3.OperationalError:
+                self.thaw()
+                time.sleep(0.02)
+            finally:
+                probe.close()
+        raise WorkerError(f"the worker held the write lock at every one of {attempts} tries to freeze it")
+
+    def thaw(self) -> None:
+        """SIGCONT: a frozen worker runs on from where it stopped, its lease perhaps long gone."""
+        os.kill(self._proc.pid, signal.SIGCONT)
+
+    def _wait_until_stopped(self, within: float = 5.0) -> None:
+        """Return once every thread of the worker is stopped (state T in /proc/PID/task/*/stat).
+
+        kill() only queues SIGSTOP: one thread takes it and then stops the others, so under load a second thread
+        (the heartbeat) can run on, and take the write lock, for milliseconds after kill() returns. Without /proc,
+        a short pause."""
+        import time
+
+        tasks = Path(f"/proc/{self._proc.pid}/task")
+        if not tasks.exists():
+            time.sleep(0.05)
+            return
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            states = []
+            for stat in tasks.glob("*/stat"):
+                try:
+                    states.append(stat.read_text().rsplit(")", 1)[1].split()[0])
+                except (FileNotFoundError, ProcessLookupError):  # a thread that ended meanwhile
+                    continue
+            if states and all(state in ("T", "t") for state in states):
+                return
+            time.sleep(0.001)
+        raise WorkerError(f"the worker was sent SIGSTOP but not all its threads had stopped after {within:g} s")
+
     def kill(self) -> None:
         """SIGKILL: no cleanup, no atexit, no rollback in the process -- what a crash looks like."""
         if self.alive:
