@@ -130,7 +130,8 @@ class _Heartbeat:
 def _claim_waiting(store: TaskStateStore, task_id: str, worker: str, lease: float, pauser: _Pauser) -> Any:
     """Claim the current step, waiting while another live worker holds it (what it prints depends on the file only)."""
     current = store.current_step(task_id)
-    if current is not None and current.lease_owner not in (None, worker) and current.status == "running":
+    live = current is not None and (current.lease_expires or 0.0) > time.time()  # the SQLite store's own clock
+    if live and current.lease_owner not in (None, worker) and current.status == "running":
         pauser.say(f"WAITING: {current.name} is claimed by {current.lease_owner}; "
                    "waiting until that worker finishes or its lease runs out")
     while True:
