@@ -191,15 +191,15 @@ _STATEMENTS = {
     "count": "SELECT COUNT(*) FROM {s}.{t}",
     "goal": "SELECT goal FROM {s}.task_tasks WHERE task_id = %s",
     "goal_lock": "SELECT goal FROM {s}.task_tasks WHERE task_id = %s FOR UPDATE",
+    # Each task's current step, tasks in id order, stopping at the first free one: a finished task costs one short
+    # index scan (its steps are all done), not a MIN() per open step of every task.
     "claimable": """SELECT t.task_id FROM {s}.task_tasks t
+        CROSS JOIN LATERAL (SELECT c.lease_owner, c.lease_expires, c.gave_up, c.retry_at FROM {s}.task_steps c
+                            WHERE c.task_id = t.task_id AND c.status <> 'done' ORDER BY c.position LIMIT 1) c
         WHERE (%(wanted)s::text[] IS NULL OR t.task_id = ANY(%(wanted)s::text[]))
           AND NOT (t.task_id = ANY(%(skip)s::text[]))
-          AND EXISTS (SELECT 1 FROM {s}.task_steps c
-                      WHERE c.task_id = t.task_id AND c.status <> 'done'
-                        AND c.position = (SELECT MIN(p.position) FROM {s}.task_steps p
-                                          WHERE p.task_id = t.task_id AND p.status <> 'done')
-                        AND (c.lease_owner IS NULL OR c.lease_expires <= %(now)s) AND c.gave_up IS NULL
-                        AND (c.retry_at IS NULL OR c.retry_at <= %(now)s))
+          AND (c.lease_owner IS NULL OR c.lease_expires <= %(now)s) AND c.gave_up IS NULL
+          AND (c.retry_at IS NULL OR c.retry_at <= %(now)s)
         ORDER BY t.task_id LIMIT 1
         FOR UPDATE OF t SKIP LOCKED""",
     "insert_task": "INSERT INTO {s}.task_tasks (task_id, goal, max_attempts, retry_initial, retry_rate, retry_max, "
