@@ -49,6 +49,7 @@ from .detectors.words import (_find_password_assignment, _find_secret_assignment
                           find_encoded_password, find_encoded_private_key, find_lone_token)
 from .masking import read_all, render
 from .poisoning import find_hidden_text, find_instruction
+from .registry import Selector, load_conditions
 from .spans import extend_value, merge, whole_spans
 from .scan import (_AFTER_ALNUM, _AFTER_TOKEN, _AFTER_TOKEN_DOT, _AFTER_WORD, MAX_PLACES, Detector, Span,
                           TooDense, _regex_finder, needs_digit)
@@ -251,6 +252,15 @@ POLICY_EXAMPLES: tuple[tuple[str, str], ...] = (
 )
 
 
+# One pass over a short text picks the detectors it needs (registry.py; the keywords are data in
+# detectors/registry.csv). every_detector=True runs them all: the benchmark's baseline and the tests' oracle.
+_SELECTOR = Selector(DETECTORS, load_conditions())
+
+
+def _needed(view: str, every_detector: bool) -> tuple[Detector, ...]:
+    return DETECTORS if every_detector else _SELECTOR.select(view)
+
+
 def detector_table() -> list[dict[str, str]]:
     """The registry as rows (name, what it catches, an example shape) for a notebook table."""
     return [{"detector": d.name, "catches": d.description, "example": d.example} for d in DETECTORS]
@@ -262,13 +272,13 @@ TOO_DENSE_REASON = (f"refused: more than {MAX_PLACES:,} places that name a crede
                     f"(detector: {TOO_DENSE}); a memory is a short fact, so split the text and write the facts")
 
 
-def findings(content: str) -> list[Finding]:
+def findings(content: str, *, every_detector: bool = False) -> list[Finding]:
     """Every detector that fires on `content`, in registry order, with the span of the whole value it fired on
     (spans.extend_value: to the closing quote or the token's end); a text too dense to read gives one finding
-    over the whole of it."""
+    over the whole of it. Only the detectors the text's keywords select are run, unless `every_detector`."""
     found = []
     view = _unmarked(content)
-    for detector in DETECTORS:
+    for detector in _needed(view, every_detector):
         try:
             span = detector.find(view)
         except TooDense:
@@ -313,7 +323,7 @@ def _fires(text: str) -> bool:
     """Whether any detector fires on `text` with its markers read as placeholders (too dense counts as firing)."""
     view = _unmarked(text)
     try:
-        return any(detector.find(view) is not None for detector in DETECTORS)
+        return any(detector.find(view) is not None for detector in _needed(view, False))
     except TooDense:
         return True
 
@@ -323,7 +333,7 @@ def redaction_spans(content: str) -> list[tuple[int, int, str]]:
     value and the parts that come with it (a text too dense to read is one span over all of it)."""
     view = _unmarked(content)
     try:
-        found = read_all(view, DETECTORS)
+        found = read_all(view, _needed(view, False))
     except TooDense:
         return [(0, len(content), TOO_DENSE)]
     marked = whole_spans(view, found, _SECRET_NAMES)
@@ -365,15 +375,16 @@ def _is_small_talk(text: str) -> bool:
 SKIP_REASON = "skipped: small talk, nothing durable to remember"
 
 
-def review(content: str) -> PolicyDecision:
+def review(content: str, *, every_detector: bool = False) -> PolicyDecision:
     """Decide whether `content` should be stored, skipped or refused, and why.
 
-    Refusal is checked first, so a secret wrapped in a pleasantry is still refused.
+    Refusal is checked first, so a secret wrapped in a pleasantry is still refused. Only the detectors the
+    text's keywords select are run (the others cannot fire); `every_detector=True` runs them all.
     """
     if not isinstance(content, str):
         raise TypeError(f"content must be a string, got {type(content).__name__}")
     view = _unmarked(content)  # a masked secret stays masked: "[REDACTED:...]" is never read as one
-    for detector in DETECTORS:
+    for detector in _needed(view, every_detector):
         try:
             if detector.find(view) is not None:
                 return PolicyDecision("refuse", detector.reason, detector.name)

@@ -1,0 +1,107 @@
+"""Which detectors a text needs: each detector's cheap necessary condition, as data, and one pass that selects.
+
+`detectors/registry.csv` has one row per detector of `rules.DETECTORS`: its name, the keywords one of which every
+text it fires on contains (lower case, looked for in the text lower-cased), and a note saying what they are or,
+for a detector with none, why it always runs. Secret scanners with a hundred rules work this way (gitleaks,
+trufflehog and trivy each give a rule its keywords): one Aho-Corasick pass over the text (pyahocorasick, every
+occurrence, overlapping ones too) finds every keyword, so every detector that could fire; the others cannot, and
+are not called. A keyword is a *necessary* condition, never a sufficient one: a selected detector still does all
+of its own checks. tests/policy/test_registry.py holds the findings with the pass equal to those without it.
+
+Texts longer than GATE_LIMIT characters are read by every detector: the pass pays on short facts, and on a
+megabyte of one keyword repeated it would cost a Python step per occurrence.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+
+from .scan import Detector
+
+__all__ = ["Condition", "GATE_LIMIT", "RegistryError", "Selector", "load_conditions"]
+
+GATE_LIMIT = 4096
+"""Characters up to which a text is read only by the detectors its keywords select."""
+
+_HEADER = ["detector", "keywords", "note"]
+
+
+class RegistryError(ValueError):
+    """The registry's data and the detectors disagree: a detector without a row, a row without a detector, a bad
+    keyword. Raised at import, so a policy never runs with a detector silently left out."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What a detector needs before it can fire: one of `keywords` in the lower-cased text (none: it always runs)."""
+
+    detector: str
+    keywords: tuple[str, ...]
+    note: str
+
+
+def load_conditions(text: str | None = None) -> dict[str, Condition]:
+    """The rows of `detectors/registry.csv` (or of `text`, for tests) by detector name, each checked."""
+    if text is None:
+        text = files(__package__).joinpath("detectors", "registry.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(text.splitlines()))
+    if not rows or rows[0] != _HEADER:
+        raise RegistryError(f"the registry must start with the header {','.join(_HEADER)}")
+    conditions: dict[str, Condition] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        if len(row) != len(_HEADER):
+            raise RegistryError(f"line {number} of the registry has {len(row)} fields, not {len(_HEADER)}")
+        name, keywords, note = row
+        words = tuple(keywords.split("|")) if keywords else ()
+        for word in words:
+            if not word or word != word.lower() or word.strip() != word:
+                raise RegistryError(f"line {number} of the registry ({name}) has the keyword {word!r}; keywords are "
+                                    "lower case, without surrounding spaces, and never empty")
+        if name in conditions:
+            raise RegistryError(f"the registry names {name} twice (lines {number} and before)")
+        if not note.strip():
+            raise RegistryError(f"line {number} of the registry ({name}) has no note saying what its keywords are")
+        conditions[name] = Condition(name, words, note)
+    return conditions
+
+
+class Selector:
+    """The detectors a text needs, in registry order: every always-run one, and each whose keyword occurs."""
+
+    def __init__(self, detectors: Sequence[Detector], conditions: Mapping[str, Condition]):
+        names = [d.name for d in detectors]
+        missing = [n for n in names if n not in conditions]
+        extra = sorted(set(conditions) - set(names))
+        if missing or extra:
+            raise RegistryError(f"the registry and the detectors disagree: no row for {missing or 'none'}; rows for "
+                                f"no detector: {extra or 'none'}. Add or remove the rows in detectors/registry.csv")
+        self.detectors = tuple(detectors)
+        self.always = tuple(d.name for d in detectors if not conditions[d.name].keywords)
+        self._always = frozenset(i for i, d in enumerate(detectors) if not conditions[d.name].keywords)
+        self._automaton = None
+        by_word: dict[str, set[int]] = {}
+        for i, d in enumerate(detectors):
+            for word in conditions[d.name].keywords:
+                by_word.setdefault(word, set()).add(i)
+        if by_word:
+            import ahocorasick
+
+            automaton = ahocorasick.Automaton()
+            for word, indices in by_word.items():
+                automaton.add_word(word, frozenset(indices))
+            automaton.make_automaton()
+            self._automaton = automaton
+
+    def select(self, view: str) -> tuple[Detector, ...]:
+        """The detectors that could fire on `view`; all of them when it is longer than GATE_LIMIT."""
+        if self._automaton is None or len(view) > GATE_LIMIT:
+            return self.detectors
+        chosen = set(self._always)
+        for _, indices in self._automaton.iter(view.lower()):
+            chosen |= indices
+        if len(chosen) == len(self.detectors):
+            return self.detectors
+        return tuple(d for i, d in enumerate(self.detectors) if i in chosen)

@@ -1,0 +1,111 @@
+"""The detector registry (issue 44): the one pass that picks detectors must never change what the policy finds.
+
+A prefilter's known failure is a keyword that hides another: a text holding a detector's keyword that the pass
+does not report (overlapping or nested keywords), or a keyword that is not in fact necessary. The differential
+property runs the policy with the pass and without it (`every_detector=True`) and wants the same findings and
+the same decision, over generated text built from every keyword and every detector's example, and over every
+case of every corpus (compared, never printed: some halves are only ever counted).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from primer_memory.policy.corpora.loader import COUNTED_ONLY, SOURCES, load
+from primer_memory.policy.registry import GATE_LIMIT, RegistryError, Selector, load_conditions
+from primer_memory.policy.rules import DETECTORS, findings, review
+
+CONDITIONS = load_conditions()
+KEYWORDS = sorted({w for c in CONDITIONS.values() for w in c.keywords})
+EXAMPLES = [d.example for d in DETECTORS if d.example]
+# Real secret values to build texts from: those of the corpora whose cases may be printed (a failing example is).
+VALUES = sorted({v for source in SOURCES if source not in COUNTED_ONLY for case in load(source) for v in case.values})
+
+
+def same_with_and_without_the_pass(text: str) -> None:
+    assert findings(text) == findings(text, every_detector=True)
+    assert review(text) == review(text, every_detector=True)
+
+
+# --------------------------------------------------------------------------- the data
+
+
+def test_every_detector_has_one_row_and_every_row_a_detector() -> None:
+    assert list(CONDITIONS) == [d.name for d in DETECTORS]  # the same names, in the registry's order
+    assert all(c.note.strip() for c in CONDITIONS.values())
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name,words,note\n", "must start with the header"),
+    ("detector,keywords,note\naws_access_key_id,AKIA,prefix\n", "lower case"),
+    ("detector,keywords,note\njwt,eyj| ,x\n", "without surrounding spaces"),
+    ("detector,keywords,note\njwt,eyj||x,x\n", "never empty"),
+    ("detector,keywords,note\njwt,eyj,x\njwt,eyj,x\n", "names jwt twice"),
+    ("detector,keywords,note\njwt,eyj,\n", "has no note"),
+    ("detector,keywords,note\njwt,eyj\n", "has 2 fields, not 3"),
+])
+def test_bad_registry_data_is_a_named_error(text: str, message: str) -> None:
+    with pytest.raises(RegistryError, match=message):
+        load_conditions(text)
+
+
+def test_a_detector_without_a_row_or_a_row_without_a_detector_stops_the_import() -> None:
+    partial = {name: c for name, c in CONDITIONS.items() if name != "jwt"}
+    with pytest.raises(RegistryError, match=r"no row for \['jwt'\]"):
+        Selector(DETECTORS, partial)
+    extra = dict(CONDITIONS, ghost=CONDITIONS["jwt"])
+    with pytest.raises(RegistryError, match=r"rows for no detector: \['ghost'\]"):
+        Selector(DETECTORS, extra)
+
+
+# --------------------------------------------------------------------------- the pass
+
+
+def test_a_keyword_inside_or_overlapping_another_still_selects_its_detectors() -> None:
+    """Class covered: every pair of registry keywords, nested or overlapping by any length, in any case."""
+    selector = Selector(DETECTORS, CONDITIONS)
+    owners = {w: {n for n, c in CONDITIONS.items() if w in c.keywords} for w in KEYWORDS}
+    for first, second in itertools.product(KEYWORDS, repeat=2):
+        joined = [first + second] + [first + second[k:] for k in range(1, len(second))
+                                     if first.endswith(second[:k])]
+        for text in joined:
+            for shown in (text, text.upper()):
+                picked = {d.name for d in selector.select(f"x {shown} y")}
+                assert owners[first] | owners[second] <= picked, (first, second, shown)
+
+
+def test_long_texts_are_read_by_every_detector() -> None:
+    selector = Selector(DETECTORS, CONDITIONS)
+    assert selector.select("a" * (GATE_LIMIT + 1)) == tuple(DETECTORS)
+    assert len(selector.select("a plain fact")) == len(selector.always) < len(DETECTORS)
+
+
+_PIECES = st.one_of(
+    st.sampled_from(KEYWORDS).map(lambda w: w.upper() if len(w) % 2 else w),
+    st.sampled_from(EXAMPLES),
+    st.sampled_from(VALUES),
+    st.text("0123456789-_ .:/=@", min_size=1, max_size=12),
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
+    st.from_regex(r"[A-Za-z0-9_-]{8,48}", fullmatch=True),
+    st.sampled_from(["password: ", "token=", "my key is ", "\n", " ", "Bearer ", "AKIA", "eyJ", "xoxb-", "SG."]),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, min_size=1, max_size=10).map("".join))
+def test_gated_findings_equal_ungated_on_generated_text(text: str) -> None:
+    """Class covered: short texts (under the gate's limit) mixing keywords in any case, detector examples, real
+    secret values from the printable corpora, separators, digits, random Unicode and token-like runs."""
+    same_with_and_without_the_pass(text)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_gated_findings_equal_ungated_on_every_corpus_case(source: str) -> None:
+    differ = [n for n, case in enumerate(load(source))  # type: ignore[arg-type]
+              if findings(case.text) != findings(case.text, every_detector=True)
+              or review(case.text) != review(case.text, every_detector=True)]
+    assert differ == [], f"{len(differ)} cases of {source} differ with the pass (case numbers: {differ[:20]})"
