@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 
-from .scan import Detector
+from .scan import Detector, lowered
 
 __all__ = ["Condition", "GATE_LIMIT", "RegistryError", "Selector", "load_conditions"]
 
@@ -100,7 +100,7 @@ class Selector:
         if self._automaton is None or len(view) > GATE_LIMIT:
             return self.detectors
         chosen = set(self._always)
-        for _, indices in self._automaton.iter(view.lower()):
+        for _, indices in self._automaton.iter(lowered(view)):  # the lower case every detector reads
             chosen |= indices
         if len(chosen) == len(self.detectors):
             return self.detectors
