@@ -80,18 +80,21 @@ class Selector:
                                 f"no detector: {extra or 'none'}. Add or remove the rows in detectors/registry.csv")
         self.detectors = tuple(detectors)
         self.always = tuple(d.name for d in detectors if not conditions[d.name].keywords)
-        self._always = frozenset(i for i, d in enumerate(detectors) if not conditions[d.name].keywords)
+        # Detectors as bits of one int (bit i: detector i), so a selection is an OR per keyword found, and the
+        # tuple for each selection is built once (a text with no keyword, the usual case, gets the always-run one).
+        self._always = sum(1 << i for i, d in enumerate(detectors) if not conditions[d.name].keywords)
+        self._chosen: dict[int, tuple[Detector, ...]] = {}
         self._automaton = None
-        by_word: dict[str, set[int]] = {}
+        by_word: dict[str, int] = {}
         for i, d in enumerate(detectors):
             for word in conditions[d.name].keywords:
-                by_word.setdefault(word, set()).add(i)
+                by_word[word] = by_word.get(word, 0) | 1 << i
         if by_word:
             import ahocorasick
 
             automaton = ahocorasick.Automaton()
-            for word, indices in by_word.items():
-                automaton.add_word(word, frozenset(indices))
+            for word, bits in by_word.items():
+                automaton.add_word(word, bits)
             automaton.make_automaton()
             self._automaton = automaton
 
@@ -99,9 +102,12 @@ class Selector:
         """The detectors that could fire on `view`; all of them when it is longer than GATE_LIMIT."""
         if self._automaton is None or len(view) > GATE_LIMIT:
             return self.detectors
-        chosen = set(self._always)
-        for _, indices in self._automaton.iter(lowered(view)):  # the lower case every detector reads
-            chosen |= indices
-        if len(chosen) == len(self.detectors):
-            return self.detectors
-        return tuple(d for i, d in enumerate(self.detectors) if i in chosen)
+        chosen = self._always
+        for _, bits in self._automaton.iter(lowered(view)):  # the lower case every detector reads
+            chosen |= bits
+        found = self._chosen.get(chosen)
+        if found is None:
+            found = tuple(d for i, d in enumerate(self.detectors) if chosen >> i & 1)
+            if len(self._chosen) < 4096:  # at most one tuple per combination of keyword detectors seen
+                self._chosen[chosen] = found
+        return found
