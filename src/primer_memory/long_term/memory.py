@@ -46,6 +46,7 @@ from .export import check_export_target, write_export
 from ..policy.decision import PolicyDecision
 from ..policy.default import default_policy
 from .held import HeldWrites
+from .hybrid import check_search, hybrid_search
 from .writing import WritePath
 from .ranking import rank
 from .records import (
@@ -111,6 +112,7 @@ class LongTermMemory(WritePath, HeldWrites):
         clock: Callable[[], float] | None = None,
         store: MemoryStore | None = None,
         dsn: str | None = None,
+        search: str = "vector",
     ):
         embedder = HashingEmbedder() if embedder is None else embedder
         name, dim = getattr(embedder, "name", None), getattr(embedder, "dim", None)
@@ -128,6 +130,10 @@ class LongTermMemory(WritePath, HeldWrites):
             raise MemorySetupError(f"dsn must be a PostgreSQL connection string, got {type(dsn).__name__}")
         if store is not None and not all(callable(getattr(store, m, None)) for m in _STORE_METHODS):
             raise MemorySetupError(f"store must be a storage backend ({', '.join(_STORE_METHODS)}), got {store!r:.60}")
+        try:
+            self._search = check_search(search)
+        except InvalidQuery as bad:
+            raise MemorySetupError(str(bad)) from None
         self._embedder = embedder
         self._policy = default_policy if policy is None else policy
         self._clock = clock
@@ -255,14 +261,17 @@ class LongTermMemory(WritePath, HeldWrites):
         kinds: Sequence[str] = KINDS,
         *,
         min_score: float | None = None,
+        search: str | None = None,
     ) -> list[MemoryRecord]:
         """The k current records of the caller's scope most similar to `query` (cosine), best first.
 
         Only the chosen kinds are searched. Every current record counts, so fewer
         than k come back only when the scope holds fewer; with `min_score`, records
-        whose cosine is below it are left out (possibly all of them).
+        whose cosine is below it are left out (possibly all of them). `search="hybrid"` (or the memory's
+        own `search=`) fuses the cosine ranking with a BM25 ranking of the same records (`hybrid`).
         """
-        return [record for record, _ in self.recall_with_scores(scope, query, k, kinds, min_score=min_score)]
+        return [record for record, _ in self.recall_with_scores(scope, query, k, kinds, min_score=min_score,
+                                                                search=search)]
 
     def recall_with_scores(
         self,
@@ -272,15 +281,19 @@ class LongTermMemory(WritePath, HeldWrites):
         kinds: Sequence[str] = KINDS,
         *,
         min_score: float | None = None,
+        search: str | None = None,
     ) -> list[tuple[MemoryRecord, float]]:
-        """`recall`, with each record's cosine similarity to the question."""
+        """`recall`, with each record's cosine similarity to the question (in hybrid mode, its fused rank score)."""
         check_scope(scope)
         check_query(query)
         check_k(k)
         chosen = check_kinds(kinds)
         floor = None if min_score is None else check_floor(min_score)
+        mode = self._search if search is None else check_search(search)
         with self._lock:
             self._open()
+            if mode == "hybrid":
+                return hybrid_search(self._store, scope, query, self._query_vector(query), k, chosen, floor)
             found = self._store.search(scope, self._query_vector(query), k, chosen)
             return found if floor is None else [(r, s) for r, s in found if s >= floor]
 

@@ -60,6 +60,12 @@ class InMemoryStore:
         by_seq = part.by_seq
         return [(by_seq[seq], score) for seq, score in part.index.search(vector, k, kinds)]
 
+    def lexical_search(self, scope: Scope, query: str, k: int, kinds: tuple[str, ...]
+                       ) -> list[tuple[MemoryRecord, float]]:
+        """The k current records of `kinds` that share the most weighted words with `query` (BM25), best first."""
+        part = self._partition(scope)
+        return [(part.by_seq[seq], score) for seq, score in part.lexical.search(query, k, kinds)]
+
     def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
         part = self._partition(scope)
         return [(part.by_seq[seq], score) for seq, score in part.index.scan(vector, kinds)]
@@ -87,8 +93,11 @@ class InMemoryStore:
                 stale = part.records[old]
                 part.put(replace(stale, superseded_by=successor))
                 part.index.remove(stale.seq)
+                part.lexical.remove(stale.seq, stale.content)
         rows = [i for i, r in enumerate(made) if r.current]
         part.index.add([made[i] for i in rows], vectors[rows])
+        for i in rows:
+            part.lexical.add(made[i].seq, made[i].kind, made[i].content)
         return made
 
     def touch(self, scope: Scope, record_ids: Sequence[str], when: float) -> None:
@@ -103,6 +112,7 @@ class InMemoryStore:
             return None
         if record.current:
             part.index.remove(record.seq)
+            part.lexical.remove(record.seq, record.content)
         if tombstone:
             part.put(replace(record, content="", forgotten=True))
         else:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..lexical import LexicalIndex
 from ..records import KINDS, MemoryRecord, Scope
 from . import TextKey
 
@@ -172,9 +173,10 @@ class VectorIndex:
 
 
 class Partition:
-    """Everything the in-memory backend holds for one scope: every record (history too) and the index."""
+    """Everything the in-memory backend holds for one scope: every record (history too), the vector index and the
+    lexical one (BM25 over the current records)."""
 
-    __slots__ = ("scope", "records", "by_seq", "next_seq", "generation", "index")
+    __slots__ = ("scope", "records", "by_seq", "next_seq", "generation", "index", "lexical")
 
     def __init__(self, scope: Scope, dim: int, next_seq: int = 1, generation: int = 0):
         self.scope = scope
@@ -183,6 +185,7 @@ class Partition:
         self.next_seq = next_seq
         self.generation = generation
         self.index = VectorIndex(dim)
+        self.lexical = LexicalIndex()
 
     def put(self, record: MemoryRecord) -> None:
         self.records[record.id] = record

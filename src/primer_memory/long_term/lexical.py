@@ -1,0 +1,100 @@
+"""A lexical index beside the vectors: BM25 over one scope's current records, and the fusion of two rankings.
+
+On real conversations (LoCoMo, benchmarks/bench_locomo.py) the words a question shares with a memory find its
+evidence better than either embedder does, and the two rankings together better still. So each partition keeps
+a BM25 index of its current records next to its vector index, updated by the same writes, supersessions and
+erasures. Its term statistics (document frequencies, average length) come from that partition only: a shared
+index's statistics would let another tenant's text move this tenant's ranking.
+
+BM25 as Lucene scores it: idf = ln(1 + (N - df + 0.5) / (df + 0.5)), term weight tf * (k1 + 1) /
+(tf + k1 * (1 - b + b * length / average length)), k1 = 1.5, b = 0.75. Terms are lower-cased words
+(`\\w+`) without English stop words (`stopwords_en.txt`). `fuse` is reciprocal-rank fusion (Cormack et al.,
+2009): each record scores the sum of 1 / (60 + rank) over the rankings it appears in; it needs no tuning and no
+common scale between a cosine and a BM25 score.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from importlib.resources import files
+
+__all__ = ["K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "fuse", "terms"]
+
+K1, B = 1.5, 0.75
+RRF_K = 60
+_WORD = re.compile(r"\w+")
+STOP_WORDS = frozenset(line.strip() for line in files(__package__).joinpath("stopwords_en.txt")
+                       .read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#"))
+"""English stop words (the common list search engines drop), one per line in `stopwords_en.txt`."""
+
+
+def terms(text: str) -> list[str]:
+    """The words BM25 counts in `text`: lower-cased `\\w+` runs, stop words left out."""
+    return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+
+
+class LexicalIndex:
+    """BM25 postings of one partition's current records, keyed by seq (the vector index's row key)."""
+
+    __slots__ = ("postings", "lengths", "kinds", "total")
+
+    def __init__(self) -> None:
+        self.postings: dict[str, dict[int, int]] = {}  # term -> {seq: count in that record}
+        self.lengths: dict[int, int] = {}  # seq -> terms in the record
+        self.kinds: dict[int, str] = {}
+        self.total = 0  # sum of lengths
+
+    def add(self, seq: int, kind: str, text: str) -> None:
+        counts = Counter(terms(text))
+        for term, count in counts.items():
+            self.postings.setdefault(term, {})[seq] = count
+        length = sum(counts.values())
+        self.lengths[seq] = length
+        self.kinds[seq] = kind
+        self.total += length
+
+    def remove(self, seq: int, text: str) -> None:
+        """Drop the record `seq`, whose text was `text` (if it is here); a term no record holds any more goes."""
+        if seq not in self.lengths:
+            return
+        for term in set(terms(text)):
+            posting = self.postings.get(term)
+            if posting is not None:
+                posting.pop(seq, None)
+                if not posting:
+                    del self.postings[term]
+        self.total -= self.lengths.pop(seq)
+        del self.kinds[seq]
+
+    def search(self, query: str, k: int, kinds: Sequence[str]) -> list[tuple[int, float]]:
+        """(seq, BM25 score) of the k best records of `kinds` sharing a term with `query`, best first, ties to the
+        newer record; records sharing no term are not returned."""
+        n = len(self.lengths)
+        if not n:
+            return []
+        average = self.total / n or 1.0
+        wanted = set(kinds)
+        scores: dict[int, float] = {}
+        for term, times in Counter(terms(query)).items():
+            posting = self.postings.get(term)
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for seq, tf in posting.items():
+                if self.kinds[seq] not in wanted:
+                    continue
+                norm = tf + K1 * (1 - B + B * self.lengths[seq] / average)
+                scores[seq] = scores.get(seq, 0.0) + times * idf * tf * (K1 + 1) / norm
+        return sorted(scores.items(), key=lambda item: (-item[1], -item[0]))[:k]
+
+
+def fuse(rankings: Iterable[Sequence[int]], k: int) -> list[tuple[int, float]]:
+    """Reciprocal-rank fusion of rankings of seqs (best first): the k best (seq, fused score), ties to the newer."""
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, seq in enumerate(ranking, start=1):
+            fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(fused.items(), key=lambda item: (-item[1], -item[0]))[:k]
