@@ -9,7 +9,9 @@ only, fused by rank.
 from __future__ import annotations
 
 import math
+import tempfile
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -51,11 +53,25 @@ _STEP = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(_STEP, min_size=1, max_size=25), _TEXT)
-def test_the_index_ranks_as_plain_bm25_over_the_current_records_of_the_scope(steps: list, query: str) -> None:
-    """Class covered: any interleaving of writes (keyed ones supersede), forgets and another scope's writes."""
-    memory = LongTermMemory(policy=accept_all)
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+@settings(max_examples=40, deadline=None)
+@given(steps=st.lists(_STEP, min_size=1, max_size=25), query=_TEXT, early=st.booleans())
+def test_the_index_ranks_as_plain_bm25_over_the_current_records_of_the_scope(backend: str, steps: list, query: str,
+                                                                            early: bool) -> None:
+    """Class covered: any interleaving of writes (keyed ones supersede), forgets and another scope's writes, on
+    each backend with a lexical index, the index built before the changes (`early`) or after them."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = None if backend == "memory" else Path(folder) / "m.db"
+        memory = LongTermMemory(policy=accept_all, path=path)
+        try:
+            _check_against_plain_bm25(memory, steps, query, early)
+        finally:
+            memory.close()
+
+
+def _check_against_plain_bm25(memory: LongTermMemory, steps: list, query: str, early: bool) -> None:
+    if early:
+        memory.store.lexical_search(ALICE, query, 1, ("semantic",))
     for op, scope, arg, key in steps:
         if op == "remember":
             memory.remember(scope, "semantic", arg, key=key)
@@ -115,17 +131,38 @@ def test_min_score_floors_the_cosine_ranking_only() -> None:
     assert [r.content for r in memory.recall(ALICE, "zzqx", 3, min_score=0.99, search="hybrid")] == ["zzqx invoice"]
 
 
+def test_on_sqlite_the_index_is_memory_only_so_an_erased_word_leaves_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    memory = LongTermMemory(policy=accept_all, path=path)
+    kept = memory.remember(ALICE, "semantic", "the shed key hides under the marmalade jar").record
+    memory.remember(ALICE, "semantic", "Alice approves travel for her team.")
+    assert memory.recall(ALICE, "marmalade jar", 1, search="hybrid")[0].id == kept.id  # the index is built
+    memory.forget(ALICE, kept.id)
+    assert [r.content for r in memory.recall(ALICE, "marmalade jar", 3, search="hybrid")] == [
+        "Alice approves travel for her team."]
+    memory.close()
+    assert not any(b"marmalade" in p.read_bytes() for p in tmp_path.iterdir() if p.is_file())
+    again = LongTermMemory(policy=accept_all, path=path)  # a new store builds its index from the file
+    assert again.store.lexical_search(ALICE, "travel approves", 3, ("semantic",))[0][0].content.startswith("Alice")
+    again.close()
+
+
 def test_search_modes_are_named_errors(tmp_path) -> None:
     with pytest.raises(MemorySetupError, match="search must be one of 'vector', 'hybrid'"):
         LongTermMemory(search="bm25")
     memory = LongTermMemory()
     with pytest.raises(InvalidQuery, match="search must be one of"):
         memory.recall(ALICE, "x", search="lexical")
-    on_file = LongTermMemory(path=tmp_path / "m.db")
-    on_file.remember(ALICE, "semantic", "Alice approves travel.")
-    with pytest.raises(InvalidQuery, match="needs a lexical index, which the .* backend does not keep yet"):
-        on_file.recall(ALICE, "travel", search="hybrid")
-    on_file.close()
+    from primer_memory.long_term.storage.memory import InMemoryStore
+
+    class VectorsOnly(InMemoryStore):  # a backend that keeps no lexical index (PostgreSQL's, until step 3)
+        label = "vectors-only"
+        lexical_search = None
+
+    bare = LongTermMemory(store=VectorsOnly(512))
+    bare.remember(ALICE, "semantic", "Alice approves travel.")
+    with pytest.raises(InvalidQuery, match="needs a lexical index, which the vectors-only backend does not keep"):
+        bare.recall(ALICE, "travel", search="hybrid")
 
 
 def test_fusion_reads_each_ranking_deep_enough() -> None:

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from importlib.resources import files
+from typing import Any
 
 __all__ = ["K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "fuse", "terms"]
 
@@ -68,6 +69,14 @@ class LexicalIndex:
                     del self.postings[term]
         self.total -= self.lengths.pop(seq)
         del self.kinds[seq]
+
+    def update(self, removed: Iterable[Any], added: Iterable[Any]) -> LexicalIndex:
+        """Take out the records `removed` and put in the records `added` (anything with seq, kind and content)."""
+        for record in removed:
+            self.remove(record.seq, record.content)
+        for record in added:
+            self.add(record.seq, record.kind, record.content)
+        return self
 
     def search(self, query: str, k: int, kinds: Sequence[str]) -> list[tuple[int, float]]:
         """(seq, BM25 score) of the k best records of `kinds` sharing a term with `query`, best first, ties to the

@@ -20,7 +20,7 @@ from ..lexical import LexicalIndex
 from ..records import KINDS, MemoryRecord, Scope
 from . import TextKey
 
-__all__ = ["Partition", "VectorIndex", "key_hash", "text_hash"]
+__all__ = ["Partition", "ScopeCache", "VectorIndex", "key_hash", "text_hash"]
 
 _KIND_CODE = {kind: i for i, kind in enumerate(KINDS)}
 _TIE_EPS = 1e-4  # float32 scores closer than this to the k-th are re-scored exactly in float64
@@ -207,6 +207,17 @@ class Partition:
             if self.by_seq[seq].key == key:
                 return self.by_seq[seq]
         return None
+
+
+class ScopeCache:
+    """What a file-backed store (SQLite) holds in memory for one scope: the vector index, the next seq, the id
+    generation, and the lexical index once a hybrid search asked for it (built from the current records)."""
+
+    __slots__ = ("index", "next_seq", "generation", "lexical")
+
+    def __init__(self, index: VectorIndex, next_seq: int, generation: int):
+        self.index, self.next_seq, self.generation = index, next_seq, generation
+        self.lexical: LexicalIndex | None = None
 
 
 def _top_band(scores: np.ndarray, k: int) -> np.ndarray:

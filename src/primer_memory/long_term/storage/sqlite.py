@@ -1,14 +1,13 @@
 """The SQLite backend: one file, WAL, parameterised SQL only, one transaction per logical write.
 
-Records live in one table keyed by (tenant_id, user_id, seq), vectors as float32
-blobs; the partition key is in every statement. The file holds everything. In
-memory there is only a search cache per scope, loaded on first use: the vectors
-of its current records as one float32 matrix, with each row's seq, kind and two
-hashes (`partition.VectorIndex`), so the process holds about the bytes of the
-bare matrix and a reopen reads little more than the vectors. Every change is
-written to the file first, in a transaction, then applied to the cache.
-Deleted text is zeroed (`secure_delete`) and the WAL is truncated after an
-erasure, so no file keeps it. One store object should own a file at a time.
+Records live in one table keyed by (tenant_id, user_id, seq), vectors as float32 blobs; the partition key is in
+every statement. The file holds everything. In memory there is only a search cache per scope, loaded on first use:
+the vectors of its current records as one float32 matrix, with each row's seq, kind and two hashes
+(`partition.VectorIndex`), so the process holds about the bytes of the bare matrix and a reopen reads little more
+than the vectors; a hybrid search adds a BM25 index of the same records (`lexical`), in memory only. Every change
+is written to the file first, in a transaction, then applied to the cache. Deleted text is zeroed
+(`secure_delete`) and the WAL is truncated after an erasure, so no file keeps it. One store object should own a
+file at a time.
 
 The file is checked before it is opened (`file_paths`): a bad path value, a missing or read-only folder, a
 read-only file or a device is refused with StoreFileError naming the path as given, and nothing is created.
@@ -33,7 +32,8 @@ from ...file_paths import check_file_place, check_path_value, check_still_there,
 from ..records import KINDS, MemoryRecord, Scope, StoreFileError, StoreLocked
 from ..validation import stored_record_problem
 from . import NewRecord, TextKey, make_records
-from .partition import VectorIndex, key_hash, text_hash
+from ..lexical import LexicalIndex
+from .partition import ScopeCache, VectorIndex, key_hash, text_hash
 
 __all__ = ["SQLiteStore"]
 
@@ -112,15 +112,6 @@ DELETE_SCOPE_RECORDS = "DELETE FROM records WHERE tenant_id = ? AND user_id = ?"
 DELETE_SCOPE_PARTITION = "DELETE FROM partitions WHERE tenant_id = ? AND user_id = ?"
 
 
-class _Cache:
-    """What is held in memory for one scope: the search index, the next seq and the id generation."""
-
-    __slots__ = ("index", "next_seq", "generation")
-
-    def __init__(self, index: VectorIndex, next_seq: int, generation: int):
-        self.index, self.next_seq, self.generation = index, next_seq, generation
-
-
 class SQLiteStore:
     """Records in one SQLite file; a per-scope vector cache for search."""
 
@@ -140,7 +131,7 @@ class SQLiteStore:
         self._where = os.path.abspath(self.path)  # a later os.chdir must not make the file look gone
         self._identity = file_identity(self._where)
         self._erasures = self.conn.execute(SELECT_ERASURES).fetchone()[0]
-        self._caches: dict[Scope, _Cache] = {}
+        self._caches: dict[Scope, ScopeCache] = {}
         self._version = self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     @property
@@ -223,7 +214,7 @@ class SQLiteStore:
             self._caches.clear()
             self._erasures = self._read(SELECT_ERASURES, ())[0][0]
 
-    def _cache(self, scope: Scope) -> _Cache:
+    def _cache(self, scope: Scope) -> ScopeCache:
         """The scope's search cache: loaded from the file on first use (kept only if the scope exists)."""
         self._sync()
         cache = self._caches.get(scope)
@@ -247,7 +238,7 @@ class SQLiteStore:
                 raise StoreFileError(f"{self.path!r}: a stored vector has {bad} bytes; expected {4 * self.dim} "
                                      f"(dim={self.dim}); the file was changed outside this library")
             index.load(seqs, kinds, texts, keys, np.frombuffer(data, dtype=np.float32).reshape(len(rows), self.dim))
-        cache = _Cache(index, *(found[0] if found else (1, self._erasures)))
+        cache = ScopeCache(index, *(found[0] if found else (1, self._erasures)))
         if found:
             self._caches[scope] = cache
         return cache
@@ -279,11 +270,22 @@ class SQLiteStore:
     def search(
         self, scope: Scope, vector: np.ndarray, k: int, kinds: tuple[str, ...]
     ) -> list[tuple[MemoryRecord, float]]:
-        hits = self._cache(scope).index.search(vector, k, kinds)
-        if not hits:
-            return []
-        found = self._by_seq(scope, [seq for seq, _ in hits])
-        return [(found[seq], score) for seq, score in hits if seq in found]  # another connection may have erased one
+        return self._found(scope, self._cache(scope).index.search(vector, k, kinds))
+
+    def lexical_search(self, scope: Scope, query: str, k: int, kinds: tuple[str, ...]
+                       ) -> list[tuple[MemoryRecord, float]]:
+        """BM25 over the current records, from an index kept in memory beside the vector cache (built on first use,
+        kept by this store's writes): the file holds no copy of it, so an erased text leaves no index bytes."""
+        cache = self._cache(scope)
+        if cache.lexical is None:
+            current = self._rows(SELECT_CURRENT, (scope.tenant_id, scope.user_id), scope)
+            cache.lexical = LexicalIndex().update((), current)
+        return self._found(scope, cache.lexical.search(query, k, kinds))
+
+    def _found(self, scope: Scope, hits: list[tuple[int, float]]) -> list[tuple[MemoryRecord, float]]:
+        """(record, score) for search hits given by seq; a record another connection erased meanwhile is left out."""
+        found = self._by_seq(scope, [seq for seq, _ in hits]) if hits else {}
+        return [(found[seq], score) for seq, score in hits if seq in found]
 
     def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
         hits = self._cache(scope).index.scan(vector, kinds)
@@ -328,6 +330,8 @@ class SQLiteStore:
             cache.index.remove(record.seq)
         keep = [i for i, r in enumerate(made) if r.current]
         cache.index.add([made[i] for i in keep], vectors[keep])
+        if cache.lexical is not None:
+            cache.lexical.update(stale.values(), [made[i] for i in keep])
         return made
 
     def touch(self, scope: Scope, record_ids: Sequence[str], when: float) -> None:
@@ -344,6 +348,8 @@ class SQLiteStore:
             self.conn.execute(statement, (scope.tenant_id, scope.user_id, record.seq))
         if record.current:
             cache.index.remove(record.seq)
+            if cache.lexical is not None:
+                cache.lexical.update([record], ())
         self._scrub()
         return record
 
