@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer_memory import LongTermMemory, Scope
+from primer_memory import HashingEmbedder, LongTermMemory, Scope
 from primer_memory.long_term.hybrid import DEPTH
 from primer_memory.long_term.lexical import B, K1, RRF_K, LexicalIndex, fuse, terms
 from primer_memory.long_term.records import InvalidQuery, MemorySetupError
@@ -69,9 +69,37 @@ def test_the_index_ranks_as_plain_bm25_over_the_current_records_of_the_scope(bac
             memory.close()
 
 
-def _check_against_plain_bm25(memory: LongTermMemory, steps: list, query: str, early: bool) -> None:
+@pytest.mark.postgres
+def test_on_postgres_the_index_ranks_as_plain_bm25_under_the_same_function() -> None:
+    """The same property on PostgreSQL (the words in a column, the statistics read under RLS), each example in two
+    fresh scopes of one schema."""
+    import uuid
+
+    from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema
+    from primer_memory.postgres import local_server
+
+    schema = "lexical_" + uuid.uuid4().hex[:10]
+    memory = LongTermMemory(policy=accept_all, store=PostgresStore(local_server(), embedder_name=HashingEmbedder().name,
+                                                                   dim=512, schema=schema, pool_size=1))
+
+    @settings(max_examples=20, deadline=None)
+    @given(steps=st.lists(_STEP, min_size=1, max_size=15), query=_TEXT, early=st.booleans())
+    def run(steps: list, query: str, early: bool) -> None:
+        mine, theirs = Scope("t" + uuid.uuid4().hex[:8], "alice"), Scope("t" + uuid.uuid4().hex[:8], "bob")
+        renamed = [(op, mine if scope == ALICE else theirs, arg, key) for op, scope, arg, key in steps]
+        _check_against_plain_bm25(memory, renamed, query, early, mine)
+
+    try:
+        run()
+    finally:
+        memory.close()
+        drop_schema(local_server(), schema)
+
+
+def _check_against_plain_bm25(memory: LongTermMemory, steps: list, query: str, early: bool,
+                              alice: Scope = ALICE) -> None:
     if early:
-        memory.store.lexical_search(ALICE, query, 1, ("semantic",))
+        memory.store.lexical_search(alice, query, 1, ("semantic",))
     for op, scope, arg, key in steps:
         if op == "remember":
             memory.remember(scope, "semantic", arg, key=key)
@@ -79,9 +107,9 @@ def _check_against_plain_bm25(memory: LongTermMemory, steps: list, query: str, e
             current = [r for r in memory.store.records(scope) if r.current]
             if current:
                 memory.forget(scope, current[arg % len(current)].id)
-    docs = {r.seq: r.content for r in memory.store.records(ALICE) if r.current}
+    docs = {r.seq: r.content for r in memory.store.records(alice) if r.current}
     expected = plain_bm25(docs, query)
-    found = memory.store.lexical_search(ALICE, query, 100, ("semantic",))
+    found = memory.store.lexical_search(alice, query, 100, ("semantic",))
     assert {r.seq for r, _ in found} == set(expected)
     for record, score in found:
         assert score == pytest.approx(expected[record.seq], rel=1e-9)

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from typing import Any
 
-__all__ = ["K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "fuse", "terms"]
+__all__ = ["K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "best", "fuse", "inverse_frequency", "term_score",
+           "terms"]
 
 K1, B = 1.5, 0.75
 RRF_K = 60
@@ -87,17 +88,30 @@ class LexicalIndex:
         average = self.total / n or 1.0
         wanted = set(kinds)
         scores: dict[int, float] = {}
-        for term, times in Counter(terms(query)).items():
+        for term, times in Counter(terms(query)).items():  # per record, terms are added in the query's order
             posting = self.postings.get(term)
             if not posting:
                 continue
-            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            idf = inverse_frequency(n, len(posting))
             for seq, tf in posting.items():
-                if self.kinds[seq] not in wanted:
-                    continue
-                norm = tf + K1 * (1 - B + B * self.lengths[seq] / average)
-                scores[seq] = scores.get(seq, 0.0) + times * idf * tf * (K1 + 1) / norm
-        return sorted(scores.items(), key=lambda item: (-item[1], -item[0]))[:k]
+                if self.kinds[seq] in wanted:
+                    scores[seq] = scores.get(seq, 0.0) + term_score(times, idf, tf, self.lengths[seq], average)
+        return best(scores, k)
+
+
+def inverse_frequency(n: int, df: int) -> float:
+    """BM25's idf of a term held by `df` of `n` records (Lucene's form: never negative)."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def term_score(times: int, idf: float, tf: int, length: int, average: float) -> float:
+    """One query term's part of a record's score: the one expression every backend sums, in the query's order."""
+    return times * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+
+
+def best(scores: dict[int, float], k: int) -> list[tuple[int, float]]:
+    """The k best (seq, score), ties to the newer record (the higher seq)."""
+    return sorted(scores.items(), key=lambda item: (-item[1], -item[0]))[:k]
 
 
 def fuse(rankings: Iterable[Sequence[int]], k: int) -> list[tuple[int, float]]:
@@ -106,4 +120,4 @@ def fuse(rankings: Iterable[Sequence[int]], k: int) -> list[tuple[int, float]]:
     for ranking in rankings:
         for rank, seq in enumerate(ranking, start=1):
             fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
-    return sorted(fused.items(), key=lambda item: (-item[1], -item[0]))[:k]
+    return best(fused, k)

@@ -27,6 +27,8 @@ import numpy as np
 from ..records import MemoryRecord, Scope, StoreFileError, WriteConflict
 from ..validation import stored_record_problem
 from . import NewRecord, TextKey, record_id
+from ..lexical import terms
+from .pg_lexical import LexicalMixin
 from .pg_search import COLUMNS as _COLUMNS
 from .pg_search import CURRENT as _CURRENT
 from .pg_search import MINE as _MINE
@@ -83,16 +85,17 @@ SQL_LOOKUP = (
 )
 SQL_INSERT = (
     "INSERT INTO {s}.records (tenant_id, user_id, seq, id, kind, content, key, source, superseded_by,"
-    " importance, created_at, last_access, embedding, provenance)"
+    " importance, created_at, last_access, embedding, provenance, terms)"
     " VALUES (%(t)s, %(u)s, %(seq)s, %(id)s, %(kind)s, %(content)s, %(key)s, %(source)s, %(sup)s,"
-    " %(importance)s, %(created)s, %(created)s, %(vec)s, %(provenance)s)"
+    " %(importance)s, %(created)s, %(created)s, %(vec)s, %(provenance)s, %(terms)s)"
 )
 SQL_SUPERSEDE = f"UPDATE {{s}}.records SET superseded_by = %(sup)s WHERE {_MINE} AND id = %(id)s AND {_CURRENT}"
 SQL_TOUCH = f"UPDATE {{s}}.records SET last_access = %(when)s WHERE {_MINE} AND id = ANY(%(ids)s)"
 SQL_LOCK_RECORD = f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {_MINE} AND id = %(id)s FOR UPDATE"
 SQL_DELETE = f"DELETE FROM {{s}}.records WHERE {_MINE} AND id = %(id)s"
 SQL_TOMBSTONE = (
-    f"UPDATE {{s}}.records SET content = '', embedding = NULL, forgotten = true WHERE {_MINE} AND id = %(id)s"
+    f"UPDATE {{s}}.records SET content = '', embedding = NULL, terms = NULL, forgotten = true"
+    f" WHERE {_MINE} AND id = %(id)s"
 )
 SQL_DELETE_USER = f"DELETE FROM {{s}}.records WHERE {_MINE}"
 SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
@@ -100,7 +103,7 @@ SQL_DELETE_SCOPE = f"DELETE FROM {{s}}.scopes WHERE {_MINE}"
 # --------------------------------------------------------------------------- the backend
 
 
-class PostgresStore(SearchMixin):
+class PostgresStore(SearchMixin, LexicalMixin):
     """The `MemoryStore` protocol on PostgreSQL: every call is one transaction, bound to the caller's scope by RLS.
 
     Nothing is cached between calls, so many application processes can share one
@@ -252,7 +255,8 @@ class PostgresStore(SearchMixin):
                     cur.executemany(self.q(SQL_INSERT), [
                         {**mine, "seq": r.seq, "id": r.id, "kind": r.kind, "content": r.content, "key": r.key,
                          "source": r.source, "sup": r.superseded_by, "importance": r.importance,
-                         "created": r.created_at, "vec": vectors[i], "provenance": r.provenance}
+                         "created": r.created_at, "vec": vectors[i], "provenance": r.provenance,
+                         "terms": terms(r.content)}
                         for i, r in enumerate(made)
                     ])
             except UniqueViolation as exc:

@@ -65,14 +65,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # version 3: where each memory came from (policy.provenance); earlier writes were the user's
         "ALTER TABLE {s}.records ADD COLUMN provenance text NOT NULL DEFAULT 'user'",
     ),
+    (  # version 4: the words BM25 counts (long_term.lexical.terms, computed by the one tokenizer in Python), for
+        # search="hybrid"; rows written before are filled on a scope's first lexical search
+        "ALTER TABLE {s}.records ADD COLUMN terms text[]",
+        "CREATE INDEX records_terms ON {s}.records USING gin (terms)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _CONTENT_TABLES = ("scopes", "records")
 """Tables holding memory content (or whose rows name a user): RLS on each."""
 
-UNSTATISTICAL = {"records": ("content", "key", "embedding"), "records_one_current_text": ("coalesce", "md5")}
-"""Columns (and index expressions) ANALYZE must not sample: a memory's text, key and vector, or a digest of them."""
+UNSTATISTICAL = {"records": ("content", "key", "embedding", "terms"), "records_one_current_text": ("coalesce", "md5")}
+"""Columns (and index expressions) ANALYZE must not sample: a memory's text, key, vector and words, or a digest."""
 
 
 def check_schema(name: str) -> str:
