@@ -6,6 +6,7 @@ Recall on one partition of 10k and of 100k records is compared with
   - a lean per-record loop (one float32 dot product per record, heapq.nlargest), for a fairer floor of loops, and
   - the bare numpy floor (one matrix product over the same vectors plus argpartition, question pre-embedded).
 Recall on 1k records (where fixed per-call cost shows) is measured for both backends, in memory and SQLite.
+`search="hybrid"` (cosine and BM25 fused by rank) is timed beside recall on every row (aim: within 2x).
 `remember` is compared with a bare parameterised INSERT + COMMIT per row; reopening a 100k-record file and
 recalling from it is compared with a bare SELECT of the vectors plus the same matrix product and argpartition.
 Memory per record (tracemalloc, after a reopened store has loaded its partition) is compared with the bare
@@ -107,24 +108,30 @@ def bench_recall(size: int, rng: np.random.Generator, words: list[str], embedder
     def recall(q: str) -> object:
         return memory.recall(scope, q, k=K)
 
+    def hybrid(q: str) -> object:
+        return memory.recall(scope, q, k=K, search="hybrid")
+
     # Same answers before timing anything: the fast path must agree with the loop.
     for q in queries[:5]:
         fast = [round(s, 5) for _, s in memory.recall_with_scores(scope, q, k=K)]
         slow = [round(s, 5) for s, _, _ in loop(q)]
         assert fast == slow, (q, fast, slow)  # the same top-k scores (ids may differ only within exact ties)
-    for q in queries:  # warm up: BLAS threads, caches, the embedder's word cache
+    for q in queries:  # warm up: BLAS threads, caches, the embedder's word cache, the lexical index
         recall(q)
         floor(q)
-    t_recall = t_floor = t_floor_embed = float("inf")
+        hybrid(q)
+    t_recall = t_floor = t_floor_embed = t_hybrid = float("inf")
     for _ in range(7):  # interleaved, best of seven, so a busy moment on the machine hits all alike
         t_recall = min(t_recall, per_call(recall, queries, 1))
+        t_hybrid = min(t_hybrid, per_call(hybrid, queries, 1))
         t_floor = min(t_floor, per_call(floor, queries, 1))
         t_floor_embed = min(t_floor_embed, per_call(floor_embedding, queries, 1))
     few = queries[:8] if size > 10_000 else queries[:20]
     t_naive = per_call(naive, few, 1)
     t_loop = per_call(loop, few, 1)
     memory.close()
-    return {"recall": t_recall, "floor": t_floor, "floor_embed": t_floor_embed, "naive": t_naive, "loop": t_loop}
+    return {"recall": t_recall, "floor": t_floor, "floor_embed": t_floor_embed, "naive": t_naive, "loop": t_loop,
+            "hybrid": t_hybrid}
 
 
 def bench_remember(rng: np.random.Generator, words: list[str], embedder: HashingEmbedder, folder: Path) -> dict[str, float]:
@@ -211,7 +218,8 @@ def main(argv: list[str]) -> int:
     print("\nrecall (mean per question; floor = bare matrix product + argpartition, question pre-embedded;"
           " floor+embed embeds it too)")
     print(f"{'backend':>8} {'records':>8} {'recall':>9} {'floor':>9} {'floor+embed':>12} {'naive loop':>11}"
-          f" {'lean loop':>10} {'naive/recall':>13} {'recall/floor':>13} {'recall/(floor+embed)':>21}")
+          f" {'lean loop':>10} {'naive/recall':>13} {'recall/floor':>13} {'recall/(floor+embed)':>21}"
+          f" {'hybrid':>9} {'hybrid/recall':>14}")
     with scratch("recall") as tmp:
         # the last row: texts from a 17-word vocabulary, so thousands of records tie near the k-th score and
         # are re-scored exactly (aims: recall/(floor+embed) <= 1.3x at 1k records, <= 1.5x on this tie-heavy row)
@@ -225,7 +233,8 @@ def main(argv: list[str]) -> int:
             print(f"{backend:>8} {size:>8} {t['recall'] * 1e3:>7.3f}ms {t['floor'] * 1e3:>7.3f}ms"
                   f" {t['floor_embed'] * 1e3:>10.3f}ms {t['naive'] * 1e3:>9.0f}ms {t['loop'] * 1e3:>8.0f}ms"
                   f" {t['naive'] / t['recall']:>12.0f}x {t['recall'] / t['floor']:>12.2f}x"
-                  f" {t['recall'] / t['floor_embed']:>20.2f}x")
+                  f" {t['recall'] / t['floor_embed']:>20.2f}x {t['hybrid'] * 1e3:>7.3f}ms"
+                  f" {t['hybrid'] / t['recall']:>13.2f}x")
     with scratch("remember") as folder:
         w = bench_remember(rng, words, embedder, folder)
         print("\nremember (one record, default write policy, one transaction each)")
