@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from primer_memory import HashingEmbedder, LongTermMemory, Scope
 from primer_memory.long_term.hybrid import DEPTH
-from primer_memory.long_term.lexical import B, K1, RRF_K, LexicalIndex, fuse, terms
+from primer_memory.long_term.lexical import B, K1, RRF_K, LexicalIndex, fuse, terms, with_context
 from primer_memory.long_term.records import InvalidQuery, MemorySetupError
 
 from helpers import accept_all
@@ -49,8 +49,10 @@ def plain_bm25(docs: dict[int, str], query: str) -> dict[int, float]:
 _TEXT = st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join)
 _STEP = st.one_of(
     st.tuples(st.just("remember"), st.sampled_from([ALICE, BOB]), _TEXT, st.sampled_from([None, "k1", "k2"])),
+    st.tuples(st.just("turn"), st.sampled_from([ALICE, BOB]), _TEXT, st.none()),  # an episodic record
     st.tuples(st.just("forget"), st.sampled_from([ALICE, BOB]), st.integers(0, 20), st.none()),
 )
+KINDS = ("semantic", "episodic")
 
 
 @pytest.mark.parametrize("backend", ["memory", "sqlite"])
@@ -99,21 +101,30 @@ def test_on_postgres_the_index_ranks_as_plain_bm25_under_the_same_function() -> 
 def _check_against_plain_bm25(memory: LongTermMemory, steps: list, query: str, early: bool,
                               alice: Scope = ALICE) -> None:
     if early:
-        memory.store.lexical_search(alice, query, 1, ("semantic",))
+        memory.store.lexical_search(alice, query, 1, KINDS)
     for op, scope, arg, key in steps:
         if op == "remember":
             memory.remember(scope, "semantic", arg, key=key)
+        elif op == "turn":
+            memory.remember(scope, "episodic", arg)
         else:
             current = [r for r in memory.store.records(scope) if r.current]
             if current:
                 memory.forget(scope, current[arg % len(current)].id)
-    docs = {r.seq: r.content for r in memory.store.records(alice) if r.current}
-    expected = plain_bm25(docs, query)
-    found = memory.store.lexical_search(alice, query, 100, ("semantic",))
-    assert {r.seq for r, _ in found} == set(expected)
-    for record, score in found:
-        assert score == pytest.approx(expected[record.seq], rel=1e-9)
-    assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+    current = [r for r in memory.store.records(alice) if r.current]
+    raw = plain_bm25({r.seq: r.content for r in current}, query)
+    turns = [r.seq for r in current if r.kind == "episodic"]  # in seq order: each turn's neighbours
+    around = {seq: (turns[i - 1] if i else None, turns[i + 1] if i + 1 < len(turns) else None)
+              for i, seq in enumerate(turns) if seq in raw}
+    for kinds in (KINDS, ("semantic",), ("episodic",)):
+        of_kinds = {seq: v for seq, v in raw.items() if next(r.kind for r in current if r.seq == seq) in kinds}
+        expected = with_context(of_kinds, {s: a for s, a in around.items() if s in of_kinds}) \
+            if "episodic" in kinds else of_kinds
+        found = memory.store.lexical_search(alice, query, 100, kinds)
+        assert {r.seq for r, _ in found} == set(expected), kinds
+        for record, score in found:
+            assert record.kind in kinds and score == pytest.approx(expected[record.seq], rel=1e-9)
+        assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
 
 
 def test_a_forgotten_or_superseded_record_leaves_the_index_with_its_words() -> None:

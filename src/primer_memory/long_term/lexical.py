@@ -15,6 +15,7 @@ it appears in; it needs no tuning and no common scale between a cosine and a BM2
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -23,11 +24,14 @@ from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from typing import Any
 
-__all__ = ["K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "best", "fuse", "inverse_frequency", "term_score",
-           "terms"]
+__all__ = ["CONTEXT", "K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "best", "fuse", "inverse_frequency",
+           "term_score", "terms", "with_context"]
 
 K1, B = 1.5, 0.75
 RRF_K = 60
+CONTEXT = 0.5
+"""An episodic record also scores this share of the BM25 of each neighbour (the scope's current episodic record
+just before it and just after it): a turn of a conversation is often understood through the one around it."""
 _WORD = re.compile(r"\w+")
 STOP_WORDS = frozenset(line.strip() for line in files(__package__).joinpath("stopwords_en.txt")
                        .read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#"))
@@ -53,13 +57,14 @@ def terms(text: str) -> list[str]:
 class LexicalIndex:
     """BM25 postings of one partition's current records, keyed by seq (the vector index's row key)."""
 
-    __slots__ = ("postings", "lengths", "kinds", "total")
+    __slots__ = ("postings", "lengths", "kinds", "total", "episodic")
 
     def __init__(self) -> None:
         self.postings: dict[str, dict[int, int]] = {}  # term -> {seq: count in that record}
         self.lengths: dict[int, int] = {}  # seq -> terms in the record
         self.kinds: dict[int, str] = {}
         self.total = 0  # sum of lengths
+        self.episodic: list[int] = []  # the current episodic records' seqs, in order: whose neighbour is whose
 
     def add(self, seq: int, kind: str, text: str) -> None:
         counts = Counter(terms(text))
@@ -69,6 +74,8 @@ class LexicalIndex:
         self.lengths[seq] = length
         self.kinds[seq] = kind
         self.total += length
+        if kind == "episodic":
+            bisect.insort(self.episodic, seq)
 
     def remove(self, seq: int, text: str) -> None:
         """Drop the record `seq`, whose text was `text` (if it is here); a term no record holds any more goes."""
@@ -81,7 +88,8 @@ class LexicalIndex:
                 if not posting:
                     del self.postings[term]
         self.total -= self.lengths.pop(seq)
-        del self.kinds[seq]
+        if self.kinds.pop(seq) == "episodic":
+            del self.episodic[bisect.bisect_left(self.episodic, seq)]
 
     def update(self, removed: Iterable[Any], added: Iterable[Any]) -> LexicalIndex:
         """Take out the records `removed` and put in the records `added` (anything with seq, kind and content)."""
@@ -92,8 +100,9 @@ class LexicalIndex:
         return self
 
     def search(self, query: str, k: int, kinds: Sequence[str]) -> list[tuple[int, float]]:
-        """(seq, BM25 score) of the k best records of `kinds` sharing a term with `query`, best first, ties to the
-        newer record; records sharing no term are not returned."""
+        """(seq, score) of the k best records of `kinds` by BM25 with context (`with_context`), best first, ties
+        to the newer record; a record that shares no term with `query`, nor has a neighbour that does, is not
+        returned."""
         n = len(self.lengths)
         if not n:
             return []
@@ -108,7 +117,27 @@ class LexicalIndex:
             for seq, tf in posting.items():
                 if self.kinds[seq] in wanted:
                     scores[seq] = scores.get(seq, 0.0) + term_score(times, idf, tf, self.lengths[seq], average)
+        if "episodic" in wanted:
+            scores = with_context(scores, {seq: self._neighbours(seq) for seq in scores
+                                           if self.kinds[seq] == "episodic"})
         return best(scores, k)
+
+    def _neighbours(self, seq: int) -> tuple[int | None, int | None]:
+        at = bisect.bisect_left(self.episodic, seq)
+        return (self.episodic[at - 1] if at else None,
+                self.episodic[at + 1] if at + 1 < len(self.episodic) else None)
+
+
+def with_context(scores: dict[int, float], neighbours: dict[int, tuple[int | None, int | None]]
+                 ) -> dict[int, float]:
+    """`scores` with each episodic record's CONTEXT share of its score added to its neighbours' (`neighbours`:
+    seq -> (the record before, the record after)). Added in seq order, so every backend gets the same floats."""
+    out = dict(scores)
+    for seq in sorted(neighbours):
+        for other in neighbours[seq]:
+            if other is not None:
+                out[other] = out.get(other, 0.0) + CONTEXT * scores[seq]
+    return out
 
 
 def inverse_frequency(n: int, df: int) -> float:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ..lexical import best, inverse_frequency, term_score, terms
+from ..lexical import best, inverse_frequency, term_score, terms, with_context
 from ..records import MemoryRecord, Scope
 from .pg_search import COLUMNS, CURRENT, MINE
 
@@ -27,6 +27,11 @@ SQL_STATS = f"SELECT count(*), coalesce(sum(cardinality(terms)), 0) {_CURRENT_RO
 SQL_DF = (f"SELECT w, count(*) FROM {{s}}.records, unnest(%(q)s::text[]) AS w WHERE {MINE} AND {CURRENT}"
           " AND terms @> ARRAY[w] GROUP BY w")
 SQL_CANDIDATES = f"SELECT {COLUMNS}, terms {_CURRENT_ROWS} AND kind = ANY(%(kinds)s) AND terms && %(q)s::text[]"
+SQL_NEIGHBOURS = (  # each listed episodic record's neighbours among the scope's current episodic records
+    f"SELECT seq, before, after FROM (SELECT seq, lag(seq) OVER w AS before, lead(seq) OVER w AS after"
+    f" {_CURRENT_ROWS} AND kind = 'episodic' WINDOW w AS (ORDER BY seq)) AS around WHERE seq = ANY(%(seqs)s)"
+)
+SQL_BY_SEQ = f"SELECT {COLUMNS} FROM {{s}}.records WHERE {MINE} AND seq = ANY(%(seqs)s)"
 
 
 class LexicalMixin:
@@ -53,17 +58,31 @@ class LexicalMixin:
             n, total = conn.execute(self.q(SQL_STATS), mine).fetchone()
             held = dict(conn.execute(self.q(SQL_DF), {**mine, "q": words}).fetchall())
             rows = conn.execute(self.q(SQL_CANDIDATES), {**mine, "q": words, "kinds": list(kinds)}).fetchall()
-        if not n:
-            return []
+            if not n or not rows:
+                return []
+            idf = {w: inverse_frequency(n, held[w]) for w in wanted if held.get(w)}
+            records, scores = self._scored(scope, rows, wanted, idf, n, total)
+            episodic = [seq for seq, r in records.items() if r.kind == "episodic"]
+            if "episodic" in kinds and episodic:
+                around = conn.execute(self.q(SQL_NEIGHBOURS), {**mine, "seqs": episodic}).fetchall()
+                scores = with_context(scores, {seq: (before, after) for seq, before, after in around})
+            top = best(scores, k)
+            missing = [seq for seq, _ in top if seq not in records]  # reached through a neighbour only
+            if missing:
+                for row in conn.execute(self.q(SQL_BY_SEQ), {**mine, "seqs": missing}):
+                    records[row[1]] = self._record(scope, row)
+        return [(records[seq], score) for seq, score in top]
+
+    def _scored(self, scope: Scope, rows: list[Any], wanted: Counter[str], idf: dict[str, float], n: int,
+                total: int) -> tuple[dict[int, MemoryRecord], dict[int, float]]:
+        """The candidates as records and their BM25 scores, each summed in the question's order."""
         average = total / n or 1.0
-        idf = {w: inverse_frequency(n, held[w]) for w in words if held.get(w)}
         records, scores = {}, {}
         for row in rows:
             record, counts = self._record(scope, row[:12]), Counter(row[12])
-            length = len(row[12])
             score = 0.0
             for word, times in wanted.items():
                 if counts.get(word):
-                    score += term_score(times, idf[word], counts[word], length, average)
+                    score += term_score(times, idf[word], counts[word], len(row[12]), average)
             records[record.seq], scores[record.seq] = record, score
-        return [(records[seq], score) for seq, score in best(scores, k)]
+        return records, scores
