@@ -24,6 +24,8 @@ from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from typing import Any
 
+import numpy as np
+
 __all__ = ["CONTEXT", "K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "best", "fuse", "inverse_frequency",
            "term_score", "terms", "with_context"]
 
@@ -54,10 +56,18 @@ def terms(text: str) -> list[str]:
     return _stemmer().stemWords([w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS])
 
 
-class LexicalIndex:
-    """BM25 postings of one partition's current records, keyed by seq (the vector index's row key)."""
+_KIND_CODE = {"episodic": 0, "semantic": 1, "procedural": 2}
 
-    __slots__ = ("postings", "lengths", "kinds", "total", "episodic")
+
+class LexicalIndex:
+    """BM25 postings of one partition's current records, keyed by seq (the vector index's row key).
+
+    Postings are dicts, cheap to change one record at a time; each term's posting is also kept as arrays (seq,
+    count, record length, kind), built when first searched after a change, so a query sums every matching record
+    in numpy, not one Python step a record. The sums run in the query's order, as `term_score` summed one by one
+    would, and `with_context` is applied in the same order, so the scores are the same floats as elsewhere."""
+
+    __slots__ = ("postings", "lengths", "kinds", "total", "episodic", "_arrays", "_turns")
 
     def __init__(self) -> None:
         self.postings: dict[str, dict[int, int]] = {}  # term -> {seq: count in that record}
@@ -65,23 +75,28 @@ class LexicalIndex:
         self.kinds: dict[int, str] = {}
         self.total = 0  # sum of lengths
         self.episodic: list[int] = []  # the current episodic records' seqs, in order: whose neighbour is whose
+        self._arrays: dict[str, tuple[np.ndarray, ...]] = {}  # term -> (seqs, counts, lengths, kinds), while valid
+        self._turns: np.ndarray | None = None  # `episodic` as an array, while valid
 
     def add(self, seq: int, kind: str, text: str) -> None:
         counts = Counter(terms(text))
         for term, count in counts.items():
             self.postings.setdefault(term, {})[seq] = count
+            self._arrays.pop(term, None)
         length = sum(counts.values())
         self.lengths[seq] = length
         self.kinds[seq] = kind
         self.total += length
         if kind == "episodic":
             bisect.insort(self.episodic, seq)
+            self._turns = None
 
     def remove(self, seq: int, text: str) -> None:
         """Drop the record `seq`, whose text was `text` (if it is here); a term no record holds any more goes."""
         if seq not in self.lengths:
             return
         for term in set(terms(text)):
+            self._arrays.pop(term, None)
             posting = self.postings.get(term)
             if posting is not None:
                 posting.pop(seq, None)
@@ -90,6 +105,7 @@ class LexicalIndex:
         self.total -= self.lengths.pop(seq)
         if self.kinds.pop(seq) == "episodic":
             del self.episodic[bisect.bisect_left(self.episodic, seq)]
+            self._turns = None
 
     def update(self, removed: Iterable[Any], added: Iterable[Any]) -> LexicalIndex:
         """Take out the records `removed` and put in the records `added` (anything with seq, kind and content)."""
@@ -99,6 +115,17 @@ class LexicalIndex:
             self.add(record.seq, record.kind, record.content)
         return self
 
+    def _posting(self, term: str) -> tuple[np.ndarray, ...]:
+        found = self._arrays.get(term)
+        if found is None:
+            posting = self.postings[term]
+            seqs = np.fromiter(posting, dtype=np.int64, count=len(posting))
+            found = (seqs, np.fromiter(posting.values(), dtype=np.float64, count=len(posting)),
+                     np.array([self.lengths[s] for s in posting], dtype=np.float64),
+                     np.array([_KIND_CODE[self.kinds[s]] for s in posting], dtype=np.int8))
+            self._arrays[term] = found
+        return found
+
     def search(self, query: str, k: int, kinds: Sequence[str]) -> list[tuple[int, float]]:
         """(seq, score) of the k best records of `kinds` by BM25 with context (`with_context`), best first, ties
         to the newer record; a record that shares no term with `query`, nor has a neighbour that does, is not
@@ -107,37 +134,40 @@ class LexicalIndex:
         if not n:
             return []
         average = self.total / n or 1.0
-        wanted = set(kinds)
-        scores: dict[int, float] = {}
+        codes = np.array(sorted(_KIND_CODE[kind] for kind in set(kinds)), dtype=np.int8)
+        seqs, parts = [], []
         for term, times in Counter(terms(query)).items():  # per record, terms are added in the query's order
-            posting = self.postings.get(term)
-            if not posting:
+            if term not in self.postings:
                 continue
-            idf = inverse_frequency(n, len(posting))
-            for seq, tf in posting.items():
-                if self.kinds[seq] in wanted:
-                    scores[seq] = scores.get(seq, 0.0) + term_score(times, idf, tf, self.lengths[seq], average)
-        if "episodic" in wanted:
-            scores = with_context(scores, {seq: self._neighbours(seq) for seq in scores
-                                           if self.kinds[seq] == "episodic"})
-        return best(scores, k)
+            at, tf, length, kind = self._posting(term)
+            keep = np.isin(kind, codes)
+            idf = inverse_frequency(n, len(at))
+            tf, length = tf[keep], length[keep]
+            seqs.append(at[keep])
+            parts.append(times * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average)))
+        if not seqs:
+            return []
+        scored, inverse = np.unique(np.concatenate(seqs), return_inverse=True)
+        raw = np.bincount(inverse, weights=np.concatenate(parts))
+        if _KIND_CODE["episodic"] in codes and self.episodic:
+            scored, raw = self._with_context(scored, raw)
+        order = np.lexsort((-scored, -raw))[:k]  # best first; ties to the newer (higher seq)
+        return list(zip(scored[order].tolist(), raw[order].tolist()))
 
-    def _neighbours(self, seq: int) -> tuple[int | None, int | None]:
-        at = bisect.bisect_left(self.episodic, seq)
-        return (self.episodic[at - 1] if at else None,
-                self.episodic[at + 1] if at + 1 < len(self.episodic) else None)
-
-
-def with_context(scores: dict[int, float], neighbours: dict[int, tuple[int | None, int | None]]
-                 ) -> dict[int, float]:
-    """`scores` with each episodic record's CONTEXT share of its score added to its neighbours' (`neighbours`:
-    seq -> (the record before, the record after)). Added in seq order, so every backend gets the same floats."""
-    out = dict(scores)
-    for seq in sorted(neighbours):
-        for other in neighbours[seq]:
-            if other is not None:
-                out[other] = out.get(other, 0.0) + CONTEXT * scores[seq]
-    return out
+    def _with_context(self, scored: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`with_context` on arrays: each episodic record's CONTEXT share goes to the record after it, then to the
+        one before it, so each record gets its own score, then its previous neighbour's, then its next's."""
+        if self._turns is None:
+            self._turns = np.array(self.episodic, dtype=np.int64)
+        turns = self._turns
+        at = np.searchsorted(turns, scored)
+        episodic = (at < len(turns)) & (turns[np.minimum(at, len(turns) - 1)] == scored)
+        source, place = raw[episodic], at[episodic]
+        has_after, has_before = place + 1 < len(turns), place > 0
+        targets = np.concatenate([scored, turns[place[has_after] + 1], turns[place[has_before] - 1]])
+        shares = np.concatenate([raw, CONTEXT * source[has_after], CONTEXT * source[has_before]])
+        every, inverse = np.unique(targets, return_inverse=True)
+        return every, np.bincount(inverse, weights=shares)
 
 
 def inverse_frequency(n: int, df: int) -> float:
@@ -148,6 +178,19 @@ def inverse_frequency(n: int, df: int) -> float:
 def term_score(times: int, idf: float, tf: int, length: int, average: float) -> float:
     """One query term's part of a record's score: the one expression every backend sums, in the query's order."""
     return times * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+
+
+def with_context(scores: dict[int, float], neighbours: dict[int, tuple[int | None, int | None]]
+                 ) -> dict[int, float]:
+    """`scores` with each episodic record's CONTEXT share of its score added to its neighbours' (`neighbours`:
+    seq -> (the record before, the record after)). Added in seq order, so every record gets its own score, then
+    its previous neighbour's share, then its next's: the same floats on every backend."""
+    out = dict(scores)
+    for seq in sorted(neighbours):
+        for other in neighbours[seq]:
+            if other is not None:
+                out[other] = out.get(other, 0.0) + CONTEXT * scores[seq]
+    return out
 
 
 def best(scores: dict[int, float], k: int) -> list[tuple[int, float]]:
