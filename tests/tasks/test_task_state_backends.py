@@ -26,16 +26,7 @@ def drop_schema(dsn: str, schema: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    """A function that opens a store on this test's own place: a file, or a PostgreSQL schema of its own."""
-    if request.param == "sqlite":
-        yield lambda **kw: TaskStateStore(tmp_path / "tasks.db", **kw)
-        return
-    dsn = request.getfixturevalue("pg_dsn")
-    schema = f"tasks_{uuid.uuid4().hex[:12]}"
-    yield lambda **kw: TaskStateStore(dsn=dsn, schema=schema, **kw)
-    drop_schema(dsn, schema)
+# `opener` (a store on this test's own file, or PostgreSQL schema) comes from tests/tasks/conftest.py.
 
 
 @pytest.fixture
