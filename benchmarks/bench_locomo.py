@@ -13,7 +13,10 @@ The data set is licensed for non-commercial research (CC BY-NC 4.0): it is read 
 the project. Give the folder as the first argument or in PRIMER_LOCOMO (default: ../shared/locomo beside the
 project); without it the benchmark says how to get it and stops.
 
-Run: .venv/bin/python benchmarks/bench_locomo.py [FOLDER]
+With `--write`, the table is also written, numbers only, to benchmarks/results/locomo.json, where notebook 2
+reads it (the notebook runs without the data set; re-run this with --write to refresh it).
+
+Run: .venv/bin/python benchmarks/bench_locomo.py [FOLDER] [--write]
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ from typing import Any
 from timing import ROOT, size  # benchmarks/ is on the path
 
 DEFAULT = ROOT.parent / "shared" / "locomo"
+RESULTS = ROOT / "benchmarks" / "results" / "locomo.json"
 K = (5, 10)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 LIMIT = size(None, 40)  # questions per conversation (all of them in a real run)
 
 
 def folder() -> Path | None:
-    given = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("PRIMER_LOCOMO", str(DEFAULT))
+    given = next((a for a in sys.argv[1:] if not a.startswith("--")), os.environ.get("PRIMER_LOCOMO", str(DEFAULT)))
     path = Path(given)
     return path if path.is_dir() and any(path.glob("*.json")) else None
 
@@ -147,14 +151,28 @@ def main() -> None:
     head = "".join(f"{CATEGORIES[c] + ' R@10':>18}" for c in CATEGORIES)
     print(f"\n{'mode':<26}{'R@5':>7}{'R@10':>7}{head}{'p50 recall':>13}")
     base = None
+    table = []
     for name, by_category in rows.items():
         every = [h for hits in by_category.values() for h in hits]
         at = [statistics.fmean(h[i] for h in every) for i in range(len(K))]
-        cells = "".join(f"{statistics.fmean(h[1] for h in by_category[c]):>18.3f}" if c in by_category
-                        else f"{'-':>18}" for c in CATEGORIES)
-        print(f"{name:<26}{at[0]:>7.3f}{at[1]:>7.3f}{cells}{statistics.median(times[name]) * 1e3:>10.2f} ms")
+        per = {CATEGORIES[c]: round(statistics.fmean(h[1] for h in by_category[c]), 3) for c in CATEGORIES
+               if c in by_category}
+        cells = "".join(f"{per[CATEGORIES[c]]:>18.3f}" if CATEGORIES[c] in per else f"{'-':>18}" for c in CATEGORIES)
+        p50 = statistics.median(times[name]) * 1e3
+        print(f"{name:<26}{at[0]:>7.3f}{at[1]:>7.3f}{cells}{p50:>10.2f} ms")
+        table.append({"mode": name, "R@5": round(at[0], 3), "R@10": round(at[1], 3), "R@10 by category": per,
+                      "p50 ms": round(p50, 2)})
         if name.startswith("bm25s"):
             base = at[1]
+    if "--write" in sys.argv[1:]:
+        RESULTS.parent.mkdir(exist_ok=True)
+        RESULTS.write_text(json.dumps({
+            "data": "LoCoMo (Maharana et al., ACL 2024), CC BY-NC 4.0; numbers only, the data set is not here",
+            "conversations": [p.stem for p in files], "turns": stored, "refused": refused, "questions": questions,
+            "measure": "evidence recall@k: the share of a question's evidence turns among the k recalled",
+            "refresh": "python benchmarks/bench_locomo.py FOLDER --write", "modes": table}, indent=1) + "\n",
+            encoding="utf-8")
+        print(f"wrote {RESULTS.relative_to(ROOT)}")
     if base:
         hybrid = statistics.fmean(h[1] for hits in rows["hybrid (hashing + BM25)"].values() for h in hits)
         print(f"\nhybrid / plain BM25 at R@10: {hybrid / base:.2f}x (aim: 1.3x)")
