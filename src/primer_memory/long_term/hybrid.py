@@ -36,7 +36,7 @@ def hybrid_search(store: Any, scope: Scope, query: str, vector: np.ndarray, k: i
     lexical = getattr(store, "lexical_search", None)
     if lexical is None:
         raise InvalidQuery(f"search='hybrid' needs a lexical index, which the {getattr(store, 'label', 'given')} "
-                           "backend does not keep yet; use search='vector' there, or the in-memory backend")
+                           "backend does not keep (it has no lexical_search); use search='vector' with it")
     depth = max(k, DEPTH)
     by_vector = store.search(scope, vector, depth, tuple(kinds))
     if floor is not None:

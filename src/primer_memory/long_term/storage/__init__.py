@@ -6,7 +6,9 @@ scope at a time and answers a few questions about them. Every method takes the
 caller's `Scope` first and must never read or change another scope's rows.
 
 Backends: `memory.InMemoryStore` (the default), `sqlite.SQLiteStore` (one file,
-`LongTermMemory(path=...)`). A PostgreSQL one implements the same protocol.
+`LongTermMemory(path=...)`). A PostgreSQL one implements the same protocol. A backend may also offer
+`lexical_search(scope, query, k, kinds)` (BM25 over the scope's current records, `long_term.lexical`), which
+`search="hybrid"` needs; all three here do, and score with the same function.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ class InMemoryStore:
 
     def lexical_search(self, scope: Scope, query: str, k: int, kinds: tuple[str, ...]
                        ) -> list[tuple[MemoryRecord, float]]:
-        """The k current records of `kinds` that share the most weighted words with `query` (BM25), best first."""
+        """The k current records of `kinds` best by BM25 with neighbour context (`lexical`), best first."""
         part = self._partition(scope)
         return [(part.by_seq[seq], score) for seq, score in part.lexical.search(query, k, kinds)]
 
