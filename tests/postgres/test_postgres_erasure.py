@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from helpers import accept_all
 from primer_memory import KINDS, LongTermMemory, Scope
 from primer_memory.long_term.embedding import HashingEmbedder
+from primer_memory.long_term.lexical import terms
 from primer_memory.postgres import compact, files_contain, vacuum, wal_contains
 from primer_memory.long_term.storage.postgres import PostgresStore, drop_schema
 
@@ -101,8 +102,9 @@ def test_delete_user_then_compact_leaves_none_of_its_text_in_the_table_files(
         compact(pg_dsn, schema)
         for word in written[target]:
             if not any(word in written[s] for s in SCOPES if s != target):
-                found = files_contain(pg_dsn, schema, word)
-                assert not any(found.values()), f"{word!r} of {target} still in {found}"
+                for probe in {word, *terms(word)}:  # the text, and the stem BM25 keeps of it (records.terms, GIN)
+                    found = files_contain(pg_dsn, schema, probe)
+                    assert not any(found.values()), f"{probe!r} of {target} still in {found}"
         for scope in SCOPES:
             if scope != target:
                 assert sorted(r["content"].split()[1] for r in memory.export(scope)) == sorted(written[scope])
