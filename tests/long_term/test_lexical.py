@@ -130,9 +130,11 @@ def _check_against_plain_bm25(memory: LongTermMemory, steps: list, query: str, e
 def test_a_forgotten_or_superseded_record_leaves_the_index_with_its_words() -> None:
     memory = LongTermMemory(policy=accept_all)
     memory.remember(ALICE, "semantic", "the vault code word is marmalade", key="vault")
+    assert memory.store._partition(ALICE).lexical is None  # nothing built until a search by words asks
+    assert memory.recall(ALICE, "marmalade", 1, search="hybrid")[0].content.endswith("marmalade")
+    index = memory.store._partition(ALICE).lexical  # the partition's own index, built by that search
     memory.remember(ALICE, "semantic", "the vault code word is pumpkin", key="vault")  # supersedes
-    index = memory.store._partition(ALICE).lexical  # the partition's own index
-    assert "marmalade" not in index.postings and "pumpkin" in index.postings
+    assert "marmalad" not in index.postings and "pumpkin" in index.postings  # stems
     (current,) = [r for r in memory.store.records(ALICE) if r.current]
     memory.forget(ALICE, current.id)
     assert index.postings == {} and index.lengths == {} and index.total == 0

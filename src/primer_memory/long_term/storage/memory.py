@@ -9,6 +9,7 @@ import numpy as np
 
 from ..records import MemoryRecord, Scope
 from . import NewRecord, TextKey, make_records
+from ..lexical import LexicalIndex
 from .partition import Partition
 
 __all__ = ["InMemoryStore"]
@@ -64,6 +65,8 @@ class InMemoryStore:
                        ) -> list[tuple[MemoryRecord, float]]:
         """The k current records of `kinds` best by BM25 with neighbour context (`lexical`), best first."""
         part = self._partition(scope)
+        if part.lexical is None:  # built on first use: a memory never searched by words pays nothing for it
+            part.lexical = LexicalIndex().update((), [r for r in part.records.values() if r.current])
         return [(part.by_seq[seq], score) for seq, score in part.lexical.search(query, k, kinds)]
 
     def scan(self, scope: Scope, vector: np.ndarray, kinds: tuple[str, ...]) -> list[tuple[MemoryRecord, float]]:
@@ -93,11 +96,12 @@ class InMemoryStore:
                 stale = part.records[old]
                 part.put(replace(stale, superseded_by=successor))
                 part.index.remove(stale.seq)
-                part.lexical.remove(stale.seq, stale.content)
+                if part.lexical is not None:
+                    part.lexical.remove(stale.seq, stale.content)
         rows = [i for i, r in enumerate(made) if r.current]
         part.index.add([made[i] for i in rows], vectors[rows])
-        for i in rows:
-            part.lexical.add(made[i].seq, made[i].kind, made[i].content)
+        if part.lexical is not None:
+            part.lexical.update((), [made[i] for i in rows])
         return made
 
     def touch(self, scope: Scope, record_ids: Sequence[str], when: float) -> None:
@@ -112,7 +116,8 @@ class InMemoryStore:
             return None
         if record.current:
             part.index.remove(record.seq)
-            part.lexical.remove(record.seq, record.content)
+            if part.lexical is not None:
+                part.lexical.remove(record.seq, record.content)
         if tombstone:
             part.put(replace(record, content="", forgotten=True))
         else:

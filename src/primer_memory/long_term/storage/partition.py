@@ -185,7 +185,7 @@ class Partition:
         self.next_seq = next_seq
         self.generation = generation
         self.index = VectorIndex(dim)
-        self.lexical = LexicalIndex()
+        self.lexical: LexicalIndex | None = None  # built on the first lexical search, then kept by every write
 
     def put(self, record: MemoryRecord) -> None:
         self.records[record.id] = record
