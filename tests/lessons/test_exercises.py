@@ -67,7 +67,7 @@ def test_check_shows_only_feedback(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not attempted yet" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("bad_id", ["9.9", None, 1.1, ""])
+@pytest.mark.parametrize("bad_id", ["9.9", None, 9.9, 7, ""])  # 1.1 as a number is exercise "1.1" now
 def test_unknown_ids_are_named_not_raised(bad_id: object, capsys: pytest.CaptureFixture[str]) -> None:
     check(bad_id, "x")
     hint(bad_id)
@@ -75,3 +75,15 @@ def test_unknown_ids_are_named_not_raised(bad_id: object, capsys: pytest.Capture
     hint(IDS[0], 99)
     out = capsys.readouterr().out
     assert "no exercise" in out and "has hints 1 to" in out
+
+
+def test_an_id_typed_as_a_number_is_read_as_the_text_it_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: hint(3.1, 2) said 'no exercise 3.1; the exercises are ... 3.1 ...'."""
+    hint(3.1, 1)
+    show_solution(3.1)
+    out = capsys.readouterr().out
+    assert "no exercise" not in out and out.startswith("Hint 1:")
+    hint(9.9)
+    hint(7)
+    out = capsys.readouterr().out
+    assert out.count('(ids are text, in quotes: "3.1")') == 2

@@ -65,10 +65,14 @@ def exercises() -> dict[str, Exercise]:
 
 
 def exercise(exercise_id: object) -> Exercise:
-    """The exercise with this id, or ExerciseError naming the ids that exist."""
+    """The exercise with this id, or ExerciseError naming the ids that exist. An id typed as a number (3.1) is read
+    as the text it shows ("3.1"): the message that it does not exist would otherwise list the very id asked for."""
+    if isinstance(exercise_id, float) and str(exercise_id) in _REGISTRY:
+        exercise_id = str(exercise_id)
     if not isinstance(exercise_id, str) or exercise_id not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise ExerciseError(f"no exercise {exercise_id!r}; the exercises are {known}")
+        typed = " (ids are text, in quotes: \"3.1\")" if not isinstance(exercise_id, str) else ""
+        raise ExerciseError(f"no exercise {exercise_id!r}{typed}; the exercises are {known}")
     return _REGISTRY[exercise_id]
 
 
