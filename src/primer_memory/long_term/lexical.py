@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .records import KINDS
+
 __all__ = ["CONTEXT", "K1", "B", "RRF_K", "LexicalIndex", "STOP_WORDS", "best", "fuse", "inverse_frequency",
            "term_score", "terms", "with_context"]
 
@@ -56,7 +58,7 @@ def terms(text: str) -> list[str]:
     return _stemmer().stemWords([w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS])
 
 
-_KIND_CODE = {"episodic": 0, "semantic": 1, "procedural": 2}
+_KIND_CODE = {kind: i for i, kind in enumerate(KINDS)}  # as the vector index codes them (storage/partition.py)
 
 
 class LexicalIndex:
@@ -142,9 +144,8 @@ class LexicalIndex:
             at, tf, length, kind = self._posting(term)
             keep = np.isin(kind, codes)
             idf = inverse_frequency(n, len(at))
-            tf, length = tf[keep], length[keep]
             seqs.append(at[keep])
-            parts.append(times * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average)))
+            parts.append(term_score(times, idf, tf[keep], length[keep], average))  # one expression, on arrays
         if not seqs:
             return []
         scored, inverse = np.unique(np.concatenate(seqs), return_inverse=True)
@@ -175,8 +176,9 @@ def inverse_frequency(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-def term_score(times: int, idf: float, tf: int, length: int, average: float) -> float:
-    """One query term's part of a record's score: the one expression every backend sums, in the query's order."""
+def term_score(times: int, idf: float, tf: Any, length: Any, average: float) -> Any:
+    """One query term's part of a record's score: the one expression every backend sums, in the query's order
+    (`tf` and `length` numbers, or numpy arrays of them: the same operations, element by element)."""
     return times * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
 
 
