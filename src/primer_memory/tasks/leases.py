@@ -75,23 +75,24 @@ def lease_allows(step: Step, worker: str | None, now: float) -> None:
                         step=step.name)
 
 
-def check_lease(lease: Any, task_id: str, worker: str | None, error: type[Exception] = LeaseError) -> str:
+def check_lease(lease: Any, task_id: str, worker: str | None) -> str:
     """The worker a write under `lease` speaks for; a lease that is not one, or is for another task or worker, is
     refused before anything is read."""
     if not isinstance(lease, Lease):
-        raise error(f"lease= takes the Lease that claim, claim_next or finish returned, got {_quote(lease)}")
+        raise LeaseError(f"lease= takes the Lease that claim, claim_next or finish returned, got {_quote(lease)}")
     if lease.task_id != task_id:
-        raise error(f"this lease is on task {_quote(lease.task_id)}, not {_quote(task_id)}; a write under a lease "
-                    "goes to the task it was claimed on")
+        raise LeaseError(f"this lease is on task {_quote(lease.task_id)}, not {_quote(task_id)}; a write under a "
+                         "lease goes to the task it was claimed on")
     if worker is not None and worker != lease.worker:
-        raise error(f"worker={_quote(worker)} does not match the lease's worker {_quote(lease.worker)}; give one "
-                    "or the other (the lease says who you are)")
+        raise LeaseError(f"worker={_quote(worker)} does not match the lease's worker {_quote(lease.worker)}; give "
+                         "one or the other (the lease says who you are)")
     return lease.worker
 
 
 def fence(step: Step, lease: Lease) -> None:
-    """Refuse a write under `lease` once the step has moved on from it: claimed again since (a newer attempt, by
-    another worker or by a new process under the same name), or let go (failed or done).
+    """Refuse a write under `lease` once the step (the task's current one, never done) has moved on from it: claimed
+    again since (a newer attempt, by another worker or by a new process under the same name), or let go (failed).
+    A done step's late report is judged where done steps are (TaskStateStore._check).
 
     A lease's attempt number is its generation, a fencing token: a worker that froze past its lease and wakes
     carries an old one, so its late write is refused even when its name matches the new holder's."""
@@ -103,8 +104,6 @@ def fence(step: Step, lease: Lease) -> None:
     if step.attempts != lease.attempts:
         since = f"claimed again since (attempt {step.attempts}" + (f", by {step.lease_owner})"
                                                                    if step.lease_owner else ")")
-    elif step.status == "done":
-        since = "done already"
     else:
         since = f"{step.status} since, and no longer held"
     raise LeaseLost(f"step {step.name} was {since}; the lease of {lease.worker} (attempt {lease.attempts}) is "
