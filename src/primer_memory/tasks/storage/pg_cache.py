@@ -76,6 +76,11 @@ class StepCache:
         """Whether a write to `task_id` may be queued: in pipeline mode, with the task locked and read."""
         return self._pipe is not None and task_id in self._states
 
+    def _defer(self, name: str, params: Any, promised: int, what: str) -> int:
+        """Queue a write whose row count the locked copy already knows; settle() checks it before COMMIT."""
+        self._pending.append((self._write(name, params), promised, what))
+        return promised
+
     def _state(self, task_id: str, name: str | None = None) -> _State | None:
         if not self._locking or task_id not in self._locked:
             return None
@@ -130,10 +135,10 @@ class StepCache:
         state = self._states.get(task_id)
         if self._queued(task_id):
             assert state is not None
-            changed = int(any(row[0] == position and row[2] == expect for row in state.steps.values()))
-            cursor = self._write("update_step", (status, output, kind, add_attempt, owner, expires, retry_at,
-                                                 deadline, gave_up, task_id, position, expect))
-            self._pending.append((cursor, changed, f"the update of step {position} of task {task_id!r}"))
+            changed = self._defer("update_step", (status, output, kind, add_attempt, owner, expires, retry_at,
+                                                  deadline, gave_up, task_id, position, expect),
+                                  int(any(row[0] == position and row[2] == expect for row in state.steps.values())),
+                                  f"the update of step {position} of task {task_id!r}")
         else:
             changed = self._update_step(task_id, position, expect, status, output, kind, add_attempt, owner,
                                         expires, retry_at=retry_at, deadline=deadline, gave_up=gave_up)
@@ -148,9 +153,9 @@ class StepCache:
         state = self._states.get(task_id)
         if self._queued(task_id):
             assert state is not None
-            changed = int(any(row[0] == position for row in state.steps.values()))
-            cursor = self._write("set_lease", (owner, expires, task_id, position))
-            self._pending.append((cursor, changed, f"the lease of step {position} of task {task_id!r}"))
+            changed = self._defer("set_lease", (owner, expires, task_id, position),
+                                  int(any(row[0] == position for row in state.steps.values())),
+                                  f"the lease of step {position} of task {task_id!r}")
         else:
             changed = self._set_lease(task_id, position, owner, expires)
         if state is not None:
@@ -165,9 +170,8 @@ class StepCache:
         if self._queued(task_id):
             assert state is not None
             state.seq += 1
-            cursor = self._write("add_event", (task_id, state.seq, step, status, output, kind, accepted, reason,
-                                               proposal, worker))
-            self._pending.append((cursor, 1, f"event {state.seq} of task {task_id!r}"))
+            self._defer("add_event", (task_id, state.seq, step, status, output, kind, accepted, reason, proposal,
+                                      worker), 1, f"event {state.seq} of task {task_id!r}")
             return state.seq
         seq = int(self._conn.execute(self._sql["add_event_one"], (task_id, step, status, output, kind, accepted,
                                                                   reason, proposal, worker, task_id)).fetchone()[0])

@@ -157,7 +157,7 @@ class PostgresTasks:
         """One transaction: committed when the block ends, rolled back by psycopg on any error.
 
         It runs in pipeline mode: a statement whose answer is not needed yet (BEGIN, the signed scope, the writes
-        to a locked task) travels with the next one that is, so a worker's report-and-claim costs four round trips
+        to a locked task) travels with the next one that is, so a worker's report-and-claim costs five round trips
         instead of ten. The writes' row counts are checked against what the lock promised before COMMIT."""
         with self._damage_named(), self._conn.pipeline() as pipe, self._conn.transaction():
             self._scope.bind(self._conn)
