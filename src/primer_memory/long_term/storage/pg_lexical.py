@@ -43,7 +43,7 @@ class LexicalMixin:
 
     def lexical_search(self, scope: Scope, query: str, k: int, kinds: tuple[str, ...]
                        ) -> list[tuple[MemoryRecord, float]]:
-        """The k current records of `kinds` that share the most weighted words with `query` (BM25), best first."""
+        """The k current records of `kinds` best by BM25 with neighbour context (`lexical`), best first."""
         wanted = Counter(terms(query))
         if not wanted:
             return []

@@ -274,8 +274,9 @@ class SQLiteStore:
 
     def lexical_search(self, scope: Scope, query: str, k: int, kinds: tuple[str, ...]
                        ) -> list[tuple[MemoryRecord, float]]:
-        """BM25 over the current records, from an index kept in memory beside the vector cache (built on first use,
-        kept by this store's writes): the file holds no copy of it, so an erased text leaves no index bytes."""
+        """BM25 with neighbour context over the current records, from an index kept in memory beside the vector
+        cache (built on first use, kept by this store's writes): the file holds no copy of it, so an erased text
+        leaves no index bytes."""
         cache = self._cache(scope)
         if cache.lexical is None:
             current = self._rows(SELECT_CURRENT, (scope.tenant_id, scope.user_id), scope)
