@@ -16,20 +16,14 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from helpers import Clock
+
 from primer_memory.lessons.examples import RECONCILE_OUTPUTS, RECONCILE_STEP_NAMES, RECONCILE_TASK_ID
 from primer_memory.tasks.store import LeaseError, LeaseExpired, LeaseHeld, TaskStateStore
 from primer_memory.lessons.reconcile_worker import start_worker
 
 TASK = RECONCILE_TASK_ID
 STEPS = list(RECONCILE_STEP_NAMES)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture
@@ -65,12 +59,12 @@ def test_claim_runs_the_step_and_only_the_holder_may_propose(store: TaskStateSto
 
 def test_heartbeat_extends_and_an_expired_lease_is_taken_over_once(store: TaskStateStore, clock: Clock) -> None:
     store.claim(TASK, "A", 10)
-    clock.t += 8
-    assert store.heartbeat(TASK, "A", 10).expires == clock.t + 10
-    clock.t += 8  # 16 s after the claim, but only 8 after the heartbeat: still A's
+    clock.now += 8
+    assert store.heartbeat(TASK, "A", 10).expires == clock.now + 10
+    clock.now += 8  # 16 s after the claim, but only 8 after the heartbeat: still A's
     with pytest.raises(LeaseHeld):
         store.claim(TASK, "B", 10)
-    clock.t += 3  # now expired
+    clock.now += 3  # now expired
     with pytest.raises(LeaseExpired, match="the lease of A on step fetch_invoices expired"):
         store.apply(TASK, done("fetch_invoices"), worker="A")  # a stalled holder is fenced off
     with pytest.raises(LeaseExpired):
@@ -100,7 +94,7 @@ def test_claim_next_walks_the_task_list(tmp_path: Path, clock: Clock) -> None:
         first, second = s.claim_next("A", 5), s.claim_next("B", 5)
         assert (first.task_id, first.step, second.task_id, second.step) == ("t1", "a", "t2", "a")
         assert s.claim_next("C", 5) is None  # both current steps are held
-        clock.t += 6
+        clock.now += 6
         third = s.claim_next("C", 5)
         assert (third.task_id, third.step, third.taken_over) == ("t1", "a", True)
 
@@ -137,7 +131,7 @@ class LeaseMachine(RuleBasedStateMachine):
             self.store.claim(TASK, worker, 10)
         except LeaseHeld:
             current = self.store.current_step(TASK)
-            assert current.lease_owner not in (None, worker) and current.lease_expires > self.clock.t
+            assert current.lease_owner not in (None, worker) and current.lease_expires > self.clock.now
 
     @rule(worker=st.sampled_from("ABC"))
     def finish(self, worker: str) -> None:
@@ -153,7 +147,7 @@ class LeaseMachine(RuleBasedStateMachine):
 
     @rule(seconds=st.sampled_from([1, 5, 11]))
     def time_passes(self, seconds: int) -> None:
-        self.clock.t += seconds
+        self.clock.now += seconds
 
     @invariant()
     def each_step_done_at_most_once_and_in_order(self) -> None:
