@@ -1,7 +1,8 @@
 """A lexical index beside the vectors: BM25 over one scope's current records, and the fusion of two rankings.
 
 On real conversations (LoCoMo, benchmarks/bench_locomo.py) the words a question shares with a memory find its
-evidence better than either embedder does, and the two rankings together better still. So each partition keeps
+evidence better than either embedder does, and fused with the vector ranking they lift it well above the vectors
+alone (though, with the hashing embedder, not above BM25 alone: see the README's table). So each partition keeps
 a BM25 index of its current records next to its vector index, updated by the same writes, supersessions and
 erasures. Its term statistics (document frequencies, average length) come from that partition only: a shared
 index's statistics would let another tenant's text move this tenant's ranking.
