@@ -226,6 +226,9 @@ def returns_a_number(rt, ru, settings, verify):  # type: ignore[no-untyped-def]
     return int(bool(st) and bool(su) and rt == st and ru == su)
 
 
+from test_exercises_long_term import (adds_raw_scores, best_rank_only, keeps_only_both,  # noqa: E402
+                                     one_after_the_other, ranks_from_zero, twice, with_scores, without_the_60,
+                                     worst_first)
 from test_exercises_plug_in import as_list, from_config, lower_cased, no_collection, user_from_config  # noqa: E402
 
 WRONG: dict[str, list[object]] = {
@@ -238,6 +241,8 @@ WRONG: dict[str, list[object]] = {
     "2.2": ["how do I reconcile invoices?", "how do I check that every bill got paid?", "what about invoices?",
             "", 42],
     "2.3": [0.05, 0.12, 0.6, 0.9, "0.3", 30, 0],
+    "2.4": [adds_raw_scores, keeps_only_both, worst_first, without_the_60, ranks_from_zero, best_rank_only,
+            one_after_the_other, with_scores, twice],  # test_exercises_long_term.py's, each named there
     "3.1": [KEYWORD_GUESSES, dict.fromkeys(GUESS_SENTENCES, "store"), dict.fromkeys(GUESS_SENTENCES, "refuse"),
             {s: RIGHT_GUESSES[s] for s in GUESS_SENTENCES[:5]},
             {s: ("refused" if v == "refuse" else v) for s, v in RIGHT_GUESSES.items()},

@@ -1,4 +1,5 @@
-"""Notebook 2's exercises: ask the right notebook (2.1), say it in other words (2.2), set a relevance floor (2.3)."""
+"""Notebook 2's exercises: ask the right notebook (2.1), say it in other words (2.2), set a relevance floor (2.3),
+fuse two rankings (2.4)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from ._core import Exercise, register
 
-__all__ = ["LATE_QUESTION", "ON_TOPIC", "OFF_TOPIC", "HABIT"]
+__all__ = ["FUSION_CASES", "FUSION_MISTAKES", "LATE_QUESTION", "ON_TOPIC", "OFF_TOPIC", "HABIT"]
 
 LATE_QUESTION = "what should I do when a vendor sends invoices late?"
 HABIT = "To reconcile invoices, match each vendor invoice to its payment, then list mismatches."
@@ -170,6 +171,28 @@ def _everest_note() -> str:
             f"Globex question ({globex:.3f}), so no floor separates them with that embedder.")
 
 
+def _paraphrase_note(floor: float) -> str:
+    """What the floor does to the paraphrases of the same memories, which share few of their words."""
+    from ..paraphrases import QUESTIONS
+
+    memory, scope = _stores()["semantic"], _alice()
+    ids = [row["id"] for row in memory.export(scope)]
+    firsts = [(q, memory.recall_with_scores(scope, q, k=1)[0]) for q, target in QUESTIONS
+              if target < len(ids) and memory.recall(scope, q, k=1)[0].id == ids[target]]
+    kept = [q for q, (_, score) in firsts if score >= floor]
+    lowest = min(score for _, (_, score) in firsts)
+    asked = sum(target < len(ids) for _, target in QUESTIONS)
+    head = (f"Now the paraphrases: these six questions reuse each memory's own words (Globex, fiscal year, "
+            f"reconcile invoices...), which is why the gap looks wide. Of the {asked} paraphrases of the same "
+            f"memories (the table above), the semantic embedder puts the right memory first for {len(firsts)}; ")
+    if len(kept) == len(firsts):
+        return head + (f"at min_score={floor:g} all {len(firsts)} still come back (their cosines go down to "
+                       f"{lowest:.2f}). Your floor sits in the narrow gap that keeps them too.")
+    return head + (f"at min_score={floor:g} only {len(kept)} of them still come back (their cosines go down to "
+                   f"{lowest:.2f}). A floor chosen on questions that share the memory's words is too high for "
+                   "questions that do not: choose it on questions like the ones your users ask.")
+
+
 def _check_floor(answer: object) -> bool:
     if isinstance(answer, bool) or not isinstance(answer, (int, float)) or not 0 < answer < 1:
         print(f"Not yet: min_score is a cosine between 0 and 1 (such as 0.3), got {answer!r}.")
@@ -184,6 +207,7 @@ def _check_floor(answer: object) -> bool:
           "off-topic questions recall nothing.")
     if kept == len(ON_TOPIC) and quiet == len(OFF_TOPIC):
         print("Right. " + _everest_note())
+        print(_paraphrase_note(floor))
         return True
     print("Not yet: " + ("lower the floor, a real question lost its memory." if kept < len(ON_TOPIC)
                          else "raise the floor, an off-topic question still recalls something."))
@@ -196,7 +220,157 @@ register(Exercise(
     checker=_check_floor,
     hints=("Run recall_with_scores for a few of the questions: where do the real matches sit, and the noise?",
            "With the semantic embedder, real matches score above 0.5 here and off-topic ones below 0.15."),
-    solution=0.3,
-    notes=("Any floor between the best off-topic cosine (0.14) and the weakest real match (0.53) works on these "
-           "questions; a real application picks it on a labelled set and checks it on another.",),
+    solution=0.2,
+    notes=("Any floor between the best off-topic cosine (0.14) and the weakest of the six questions (0.53) passes "
+           "the checker, but those questions reuse their memory's words. Only a floor up to 0.21 also keeps the "
+           "nine paraphrases the semantic embedder recalls first, so 0.2 it is. A real application picks its "
+           "floor on a labelled set of real questions and checks it on another.",),
+))
+
+
+# --------------------------------------------------------------------------- 2.4 fuse two rankings
+
+Ranking = list[tuple[str, float]]
+
+FUSION_CASES: tuple[tuple[Ranking, Ranking], ...] = (
+    ([("e", 0.75), ("f", 0.53), ("c", 0.37)], [("a", 5.8), ("e", 2.6), ("b", 1.6), ("c", 1.3)]),
+    ([("A", 0.9), *((f"v{i}", round(0.9 - i * 0.01, 2)) for i in range(2, 60)), ("B", 0.3),
+      *((f"v{i}", round(0.29 - (i - 60) * 0.01, 2)) for i in range(61, 71))],
+     [(mid, round(8 - rank * 0.1, 2)) for rank, mid in enumerate([f"v{i}" for i in (*range(2, 60), *range(61, 65))]
+                                                                 + ["B"])]),
+)
+"""(by_vector, by_words) pairs of (memory id, score), best first, that 2.4's checker fuses. The first is small and
+tells every mistake below apart; the second is as deep as hybrid reads (70 and 63 long), where counting ranks from
+0 instead of 1 changes which of A and B comes first. Each has one right order (no two fused scores are equal)."""
+
+
+def _fused(by_vector: Ranking, by_words: Ranking, *, rank_from: int = 1, k: int | None = None,
+           combine: str = "sum") -> dict[str, float]:
+    from ...long_term.lexical import RRF_K
+
+    constant = RRF_K if k is None else k
+    fused: dict[str, float] = {}
+    for ranking in (by_vector, by_words):
+        for rank, (mid, _) in enumerate(ranking, start=rank_from):
+            part = 1.0 / (constant + rank)
+            fused[mid] = max(fused.get(mid, 0.0), part) if combine == "max" else fused.get(mid, 0.0) + part
+    return fused
+
+
+def _raw_sum(by_vector: Ranking, by_words: Ranking) -> dict[str, float]:
+    added: dict[str, float] = {}
+    for mid, score in (*by_vector, *by_words):
+        added[mid] = added.get(mid, 0.0) + score
+    return added
+
+
+def _appended(by_vector: Ranking, by_words: Ranking) -> dict[str, float]:
+    order = list(dict.fromkeys(mid for mid, _ in (*by_vector, *by_words)))
+    return {mid: -i for i, mid in enumerate(order)}
+
+
+def _both(by_vector: Ranking, by_words: Ranking) -> dict[str, float]:
+    both = {m for m, _ in by_vector} & {m for m, _ in by_words}
+    return {m: s for m, s in _fused(by_vector, by_words).items() if m in both}
+
+
+FUSION_MISTAKES: tuple[tuple[str, Any], ...] = (
+    ("you added the raw scores. A BM25 score (here up to 8) and a cosine (at most 1) are on different scales, so "
+     "the words decide alone; fusion by rank uses only each memory's position in each list.", _raw_sum),
+    ("you kept only the memories both rankings found. A memory only the words find (a rare name, a "
+     "number) is exactly what hybrid is for: every memory in either list belongs in the answer.", _both),
+    ("your list is worst first: sort by the fused score, highest first.",
+     lambda v, w: {m: -s for m, s in _fused(v, w).items()}),
+    ("you left out the 60: with 1/rank, first place in one list (1/1) outweighs second place in one and third "
+     "in the other (1/2 + 1/3). The constant flattens the top so that agreement between the rankings counts.",
+     lambda v, w: _fused(v, w, k=0)),
+    ("you counted ranks from 0. Reciprocal rank fusion counts the best as rank 1, so it scores 1/61: enumerate("
+     "ranking, start=1). In a deep list that shift changes which memory wins.", lambda v, w: _fused(v, w, rank_from=0)),
+    ("you kept each memory's best rank instead of adding its two scores: a memory both rankings put high "
+     "should beat one that only a single ranking likes.", lambda v, w: _fused(v, w, combine="max")),
+    ("you put one ranking after the other: the order of the first list decides, and the second only adds what "
+     "the first lacked. Add each memory's 1/(60 + rank) over both lists, then sort.", _appended),
+)
+"""Each mistake a learner's fuse is likely to make: what to say, and the scores it ranks by."""
+
+
+def _follows(order: list[str], scores: dict[str, float]) -> bool:
+    """True when `order` holds exactly the scored ids, each once, in an order these scores allow (ties either way)."""
+    return (len(order) == len(scores) and set(order) == set(scores)
+            and all(scores[a] >= scores[b] for a, b in zip(order, order[1:])))
+
+
+def _check_fusion(fuse: object) -> bool:
+    if not callable(fuse):
+        print(f"Not yet: pass your function itself (no parentheses), not a {type(fuse).__name__}.")
+        return False
+    orders = []
+    for by_vector, by_words in FUSION_CASES:
+        try:
+            got = fuse([tuple(p) for p in by_vector], [tuple(p) for p in by_words])
+        except NotImplementedError:
+            raise  # a stub: check() says "not attempted yet"
+        except Exception as error:  # the learner's function broke: say on what
+            print(f"Not yet: on by_vector={by_vector[:3]}..., by_words={by_words[:3]}... your function raised "
+                  f"{type(error).__name__}: {error}")
+            return False
+        if isinstance(got, (str, bytes)) or not isinstance(got, (list, tuple)):
+            print(f"Not yet: return a list of memory ids, best first; yours returned {got!r:.60}.")
+            return False
+        got = list(got)
+        if any(isinstance(x, (tuple, list)) for x in got):
+            print(f"Not yet: return the ids only, best first (such as ['c', 'e', ...]), not pairs: yours began "
+                  f"{got[:2]!r:.80}.")
+            return False
+        if len(set(map(repr, got))) < len(got):
+            print("Not yet: an id appears twice in your list. A memory found by both rankings is one memory: "
+                  "add its two parts into one score.")
+            return False
+        orders.append(got)
+    for order, case in zip(orders, FUSION_CASES):
+        if not _follows(order, _fused(*case)):
+            break
+    else:
+        print(f"Right: {orders[0]} on the small case, and B before A on the deep one (B is 60th and 63rd, A first "
+              "in one list only: 1/120 + 1/123 > 1/61). That is lexical.fuse, which search='hybrid' runs on the "
+              "two rankings of the caller's memories, 100 deep.")
+        return True
+    for message, scores in FUSION_MISTAKES:
+        if all(_follows(order, scores(*case)) for order, case in zip(orders, FUSION_CASES)):
+            print(f"Not yet: {message}")
+            return False
+    small = FUSION_CASES[0]
+    want = sorted(_fused(*small).items(), key=lambda kv: -kv[1])
+    print(f"Not yet: on by_vector={small[0]}, by_words={small[1]} yours gave {orders[0]!r:.120}; the fused scores "
+          f"are {', '.join(f'{m}: {s:.5f}' for m, s in want)}.")
+    return False
+
+
+def fuse(by_vector, by_words):  # type: ignore[no-untyped-def]
+    """Reciprocal rank fusion of two rankings of (memory id, score), best first: the ids, best fused first."""
+    fused = {}
+    for ranking in (by_vector, by_words):
+        for rank, (memory_id, _score) in enumerate(ranking, start=1):
+            fused[memory_id] = fused.get(memory_id, 0.0) + 1 / (60 + rank)
+    return sorted(fused, key=fused.get, reverse=True)
+
+
+def _stub_fuse(by_vector, by_words):  # type: ignore[no-untyped-def]
+    """Reciprocal rank fusion of two rankings of (memory id, score), best first: the ids, best fused first."""
+    ...
+
+
+register(Exercise(
+    id="2.4",
+    title="fuse two rankings",
+    checker=_check_fusion,
+    hints=("Give every memory in either list 1/(60 + rank) for each list it is in, ranks counted from 1; the "
+           "scores themselves are never used. Then sort the memories by that sum, highest first.",
+           "A dict from id to fused score: for rank, (memory_id, _) in enumerate(ranking, start=1), add "
+           "1 / (60 + rank). Then sorted(fused, key=fused.get, reverse=True)."),
+    solution=fuse,
+    stub=_stub_fuse,
+    notes=("The scores are thrown away on purpose: a cosine and a BM25 score cannot be added, and ranks need no "
+           "calibration. The price is that a ranking's confidence is lost too: a memory far ahead in one list "
+           "counts only as first.",),
 ))
