@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .normalise import first_found
 from .scan import Span, scan_windows
 
 # Rewriting the rules: "ignore previous instructions", in a few languages.
@@ -99,9 +100,14 @@ def _judge(window: str) -> Span | None:
     return None
 
 
-def find_instruction(text: str) -> Span | None:
-    """Instructions aimed at the model: rule overrides, standing orders, role-play headers."""
+def _instruction(text: str) -> Span | None:
     return scan_windows(text, _TRIGGERS, _judge, before=100, after=160)
+
+
+def find_instruction(text: str) -> Span | None:
+    """Instructions aimed at the model: rule overrides, standing orders, role-play headers. Read as written, then
+    normalised (normalise.py: invisible characters, homoglyphs, comments and JSON role objects undone)."""
+    return first_found(_instruction, text)
 
 
 def find_hidden_text(text: str) -> Span | None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from .detectors.numbers import iban_valid
 from .poisoning import find_hidden_text, find_instruction
 from .decision import PolicyDecision
+from .normalise import first_found
 from .scan import Span
 
 __all__ = ["PROVENANCES", "TRUST", "admit", "find_redirect", "is_provenance", "outranks"]
@@ -75,7 +76,12 @@ _NEGATED = re.compile(r"\b(?:never|don't|do\s+not|not|nie|nicht|jamais|nunca|mai
 
 
 def find_redirect(text: str) -> Span | None:
-    """A verb that moves data or money near an address, link or account it names; or a change of payee."""
+    """A verb that moves data or money near an address, link or account it names; or a change of payee. Read as
+    written, then normalised (normalise.py), as the instruction check is."""
+    return first_found(_redirect, text)
+
+
+def _redirect(text: str) -> Span | None:
     payee = _PAYEE.search(text)
     if payee is not None and not _NEGATED.search(text[max(0, payee.start() - 30): payee.start() + 1]):
         return payee.span()
