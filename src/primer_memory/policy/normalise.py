@@ -7,9 +7,10 @@ undoes each of these, one original character at a time:
 
 - invisible and formatting characters (Unicode category Cf, variation selectors, fillers) are dropped;
 - each character is put in Unicode NFKC form (fullwidth `ｉ`, mathematical `𝐢` and the ligature `ﬁ` become ASCII);
-- each non-ASCII character Unicode's confusables table (TR39, shipped as data by `confusable-homoglyphs`) lists
-  as looking like one ASCII character becomes that character. ASCII itself is never folded: the table maps 0 to O
-  and 1 to l, and "2O26" or "l0gin" would then read as other words;
+- in a word that mixes ASCII letters with other scripts, each non-ASCII character Unicode's confusables table
+  (TR39, shipped as data by `confusable-homoglyphs`) lists as looking like one ASCII character becomes that
+  character ("ignоre" with a Cyrillic o); a word wholly in one script stays as it is, so Russian is still Russian.
+  ASCII itself is never folded: the table maps 0 to O and 1 to l, and "2O26" or "l0gin" would read as other words;
 - markup comments (`<!-- -->`) and JSON role objects are exposed as text on lines of their own ("system: ...").
 
 `View.span()` maps a span of the view back to the original text, so a finding still masks the right characters.
@@ -62,11 +63,30 @@ def confusables() -> dict[str, str]:
 
 
 def _character(char: str) -> str:
-    """One original non-ASCII character as the view reads it: nothing if invisible, else NFKC, confusables to ASCII."""
+    """One original non-ASCII character as the view reads it: nothing if invisible, else its NFKC form."""
     if unicodedata.category(char) == "Cf" or _INVISIBLE.match(char):
         return ""
+    return unicodedata.normalize("NFKC", char)
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _unmixed(word: re.Match[str]) -> str:
+    """A word mixing ASCII letters with another script's look-alikes ("ignоre" with a Cyrillic o), in ASCII; a word
+    wholly in one script is left as it is, so Russian stays Russian, and Latin letters such as ç or ı are never
+    touched (TR39's mixed-script rule)."""
+    text = word.group()
+    if text.isascii() or not any(c.isascii() for c in text):
+        return text
     table = confusables()
-    return "".join(c if c.isascii() else table.get(c, c) for c in unicodedata.normalize("NFKC", char))
+    return "".join(table.get(c, c) if _foreign(c) else c for c in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _foreign(char: str) -> bool:
+    """Whether a character is a letter of another script than Latin (Turkish ı, German ü and Polish ł are Latin)."""
+    return not char.isascii() and not unicodedata.name(char, "").startswith("LATIN")
 
 
 class _Table(dict[int, str]):
@@ -127,7 +147,9 @@ class View:
         self.original = original
         self._markup = _has_markup(original)
         exposed = "".join(c for c, _, _ in _exposed(original)) if self._markup else original
-        self.text = exposed if exposed.isascii() else exposed.translate(_TABLE)
+        # NFKC and invisible characters by table; then each mixed-script word's look-alikes, one for one, so the
+        # positions the table gave stay
+        self.text = exposed if exposed.isascii() else _LETTERS.sub(_unmixed, exposed.translate(_TABLE))
 
     @property
     def changed(self) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from .detectors.numbers import iban_valid
 from .poisoning import find_hidden_text, find_instruction
 from .decision import PolicyDecision
+from .instructions import find_order
 from .normalise import first_found
 from .scan import Span
 
@@ -120,7 +121,8 @@ def admit(decision: PolicyDecision, kind: str, content: str, provenance: str, *,
         if kind == "procedural":
             what, detector = "a procedural memory (a how-to the agent would follow)", "procedural_from_" + provenance
         else:
-            detector = _poisoned(content) or ("redirect" if find_redirect(content) is not None else "")
+            detector = (_poisoned(content) or ("instruction" if find_order(content) is not None else "")
+                        or ("redirect" if find_redirect(content) is not None else ""))
             what = "an instruction, hidden text or a redirect"
         if detector:
             return PolicyDecision("refuse", _ELSEWHERE.format(what=what, provenance=_SOURCE[provenance],
