@@ -19,6 +19,7 @@ from .poisoning import find_hidden_text, find_instruction
 from .decision import PolicyDecision
 from .instructions import find_order
 from .normalise import first_found
+from .redirects import find_redirect_class
 from .scan import Span
 
 __all__ = ["PROVENANCES", "TRUST", "admit", "find_redirect", "is_provenance", "outranks"]
@@ -83,6 +84,11 @@ def find_redirect(text: str) -> Span | None:
 
 
 def _redirect(text: str) -> Span | None:
+    """The redirect check as written: the phrases below, then the class (redirects.py)."""
+    return _listed(text) or find_redirect_class(text)
+
+
+def _listed(text: str) -> Span | None:
     payee = _PAYEE.search(text)
     if payee is not None and not _NEGATED.search(text[max(0, payee.start() - 30): payee.start() + 1]):
         return payee.span()
