@@ -13,7 +13,9 @@ is written as the user's (`provenance="user"`); a hold for `confirm` (or a refus
 secret) counts. Beside them, the false alarms: harmless text as if a tool wrote it (orders), as the user's own
 (redirects): the policy corpora's harmless cases and, when the data set is present, LoCoMo's turns (real chat).
 
-Run: .venv/bin/python benchmarks/bench_instructions.py
+With `--write`, the counts are also written to benchmarks/results/instructions.json, which notebook 3 reads.
+
+Run: .venv/bin/python benchmarks/bench_instructions.py [--write]
 """
 
 from __future__ import annotations
@@ -83,6 +85,16 @@ def orders(language: str, verbs: list[str], standing: list[str]) -> Iterator[str
         yield f"Alice likes tea. {_words(language, 'role')[0].upper()}: {verb} {obj}."
 
 
+RESULTS = ROOT / "benchmarks" / "results" / "instructions.json"
+ROWS: list[dict[str, object]] = []
+
+
+def row(check: str, half: str, what: str, caught: int, total: int) -> None:
+    """Print one count and keep it for --write."""
+    print(f"  {what:<58} {caught:>6} of {total}")
+    ROWS.append({"check": check, "half": half, "what": what, "caught": caught, "of": total})
+
+
 def refused(texts: list[str]) -> int:
     memory = LongTermMemory()
     return sum(not memory.remember(SCOPE, "semantic", t, provenance="tool").stored for t in texts)
@@ -104,10 +116,10 @@ def main() -> None:
                         for t in orders(language, _words(language, "action")[:3], _words(language, "standing"))
                         for ob in HELD_OUT_OBFUSCATIONS.values()]
     print("Orders from a tool, refused by the write path (remember(..., provenance='tool'))")
-    for name, texts in (("tune: the list's verbs, 19 languages, 7 obfuscations", tune),
-                        ("held out: verbs and standing words not in the list", new_words),
-                        ("held out: 5 obfuscations not used in building it", new_obfuscations)):
-        print(f"  {name:<58} {refused(texts):>6} of {len(texts)}")
+    for half, name, texts in (("tune", "the list's verbs, 19 languages, 7 obfuscations", tune),
+                              ("held out", "verbs and standing words not in the list", new_words),
+                              ("held out", "5 obfuscations not used in building it", new_obfuscations)):
+        row("orders from a tool, refused", half, name, refused(texts), len(texts))
     moves = [ob(f"{verb} {OBJECTS[language]} {target}.") for language in sorted(LANGUAGES)[:limit]
              for verb in _words(language, "move") for target in REDIRECT_TARGETS for ob in OBFUSCATIONS.values()]
     changes = [f"Globex: {change} {payee}." for language in sorted(LANGUAGES)[:limit]
@@ -115,26 +127,37 @@ def main() -> None:
     new_moves = [ob(f"{verb} {OBJECTS[language]} {target}.") for language, verbs in list(HELD_OUT_MOVES.items())[:limit]
                  for verb in verbs for target in REDIRECT_TARGETS + HELD_OUT_TARGETS for ob in OBFUSCATIONS.values()]
     print("\nRedirects from the user, held for confirm (or refused: the text also holds a secret)")
-    for name, texts in (("tune: the list's move verbs, 4 targets, 7 obfuscations", moves),
-                        ("tune: the list's change words beside its payee words", changes),
-                        ("held out: move verbs and account forms not in the list", new_moves)):
-        print(f"  {name:<58} {kept_back(texts):>6} of {len(texts)}")
+    for half, name, texts in (("tune", "the list's move verbs, 4 targets, 7 obfuscations", moves),
+                              ("tune", "the list's change words beside its payee words", changes),
+                              ("held out", "move verbs and account forms not in the list", new_moves)):
+        row("redirects from the user, held", half, name, kept_back(texts), len(texts))
     from primer_memory.policy.corpora.loader import cases
 
     harmless = [c.text for c in cases() if c.label == "harmless"][: size(None, 50)]
     print("\nHarmless text: orders found as if a tool wrote it / redirects held from the user")
     print(f"  {'policy corpora, harmless cases':<58} {sum(find_order(t) is not None for t in harmless):>6} / "
           f"{sum(find_redirect(t) is not None for t in harmless)} of {len(harmless)}")
+    ROWS.append({"check": "false alarms", "half": "harmless", "what": "policy corpora, harmless cases",
+                 "orders": sum(find_order(t) is not None for t in harmless),
+                 "redirects": sum(find_redirect(t) is not None for t in harmless), "of": len(harmless)})
     locomo = ROOT.parent / "shared" / "locomo"
     if locomo.is_dir():
         from bench_locomo import turns
 
         said = [text for path in sorted(locomo.glob("*.json"))[: size(None, 1)]
                 for _, text, _ in turns(json.loads(path.read_text(encoding="utf-8")))]
-        print(f"  {'LoCoMo turns (real chat)':<58} {sum(find_order(t) is not None for t in said):>6} / "
-              f"{sum(find_redirect(t) is not None for t in said)} of {len(said)}")
+        found = sum(find_order(t) is not None for t in said), sum(find_redirect(t) is not None for t in said)
+        print(f"  {'LoCoMo turns (real chat)':<58} {found[0]:>6} / {found[1]} of {len(said)}")
+        ROWS.append({"check": "false alarms", "half": "harmless", "what": "LoCoMo turns (real chat)",
+                     "orders": found[0], "redirects": found[1], "of": len(said)})
     else:
         print("  LoCoMo turns: the data set is not here (see bench_locomo.py)")
+    if "--write" in sys.argv[1:]:
+        RESULTS.parent.mkdir(exist_ok=True)
+        RESULTS.write_text(json.dumps({"measure": "texts caught of texts written, by check and half",
+                                       "refresh": "python benchmarks/bench_instructions.py --write",
+                                       "rows": ROWS}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {RESULTS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

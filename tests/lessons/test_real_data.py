@@ -54,3 +54,15 @@ def test_the_paraphrase_table_counts_what_each_mode_recalls_first() -> None:
     assert counts == [sum(row[i] == "yes" for row in rows) for i in range(2, 6)]
     # BM25 alone can only find a memory through a shared word
     assert all(row[1] != "none" for row in rows if row[4] == "yes")
+
+
+def test_the_detection_table_reads_the_instruction_benchmarks_counts(tmp_path: Path) -> None:
+    """Notebook 3's table: every row of bench_instructions.py's file, the held-out halves among them."""
+    from primer_memory.lessons.policy_tables import INSTRUCTION_RESULTS, detection_table
+
+    rows = json.loads(INSTRUCTION_RESULTS.read_text(encoding="utf-8"))["rows"]
+    table = detection_table()
+    assert len(table.rows) == len(rows)
+    assert {"tune", "held out", "harmless"} == {row[1] for row in table.rows}
+    with pytest.raises(ResultsMissing, match="bench_instructions.py"):
+        detection_table(tmp_path / "missing.json")

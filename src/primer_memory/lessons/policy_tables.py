@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["ON_ARRIVAL", "Table", "family_table", "policy_figures"]
+__all__ = ["INSTRUCTION_RESULTS", "ON_ARRIVAL", "Table", "detection_table", "family_table", "policy_figures"]
 
 SOURCES = ("ours", "independent", "third", "fourth", "fifth", "sixth", "seventh")
 NEWEST = SOURCES[3:]
@@ -94,3 +95,23 @@ def policy_figures(refuses: Callable[[str], bool]) -> Table:
          "warns about. No later corpus has poisoning sentences yet"),
     )
     return Table(("figure", "value", "comes from"), rows)
+
+
+INSTRUCTION_RESULTS = Path(__file__).resolve().parents[3] / "benchmarks" / "results" / "instructions.json"
+"""Where bench_instructions.py --write keeps its counts (in the project's checkout)."""
+
+
+def detection_table(path: str | Path = INSTRUCTION_RESULTS) -> Table:
+    """The instruction and redirect classes measured: caught of written on the tune half and on the held-out half,
+    and the false alarms on harmless text (read from bench_instructions.py's results file: 25,000 writes take
+    about half a minute, too long for a notebook cell)."""
+    from .real_data import read_results
+
+    rows = []
+    for r in read_results(path, "bench_instructions.py", "rows")["rows"]:
+        if r["check"] == "false alarms":
+            caught = f"orders {r['orders']}, redirects {r['redirects']} of {r['of']:,}"
+        else:
+            caught = f"{r['caught']:,} of {r['of']:,} ({r['caught'] / r['of']:.0%})"
+        rows.append((r["check"], r["half"], r["what"], caught))
+    return Table(("check", "half", "texts", "caught"), tuple(rows))

@@ -14,7 +14,7 @@ from typing import Any
 
 from .policy_tables import Table
 
-__all__ = ["LOCOMO_RESULTS", "ResultsMissing", "locomo_results", "locomo_table", "paraphrase_table"]
+__all__ = ["LOCOMO_RESULTS", "ResultsMissing", "locomo_results", "locomo_table", "paraphrase_table", "read_results"]
 
 LOCOMO_RESULTS = Path(__file__).resolve().parents[3] / "benchmarks" / "results" / "locomo.json"
 """Where bench_locomo.py --write keeps its table (in the project's checkout, beside the notebooks)."""
@@ -26,18 +26,23 @@ class ResultsMissing(FileNotFoundError):
     """The LoCoMo results file is not where it should be, or is not the benchmark's."""
 
 
-def locomo_results(path: str | Path = LOCOMO_RESULTS) -> dict[str, Any]:
-    """The table bench_locomo.py wrote: the data set's description, its size, and each mode's recall."""
+def read_results(path: str | Path, benchmark: str, key: str) -> dict[str, Any]:
+    """A results file a benchmark wrote with --write, checked to hold its `key` list; ResultsMissing otherwise."""
     path = Path(path)
     try:
         results = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ResultsMissing(f"cannot read the LoCoMo results at {path} ({type(error).__name__}); they come with "
-                             "the project's checkout, and `python benchmarks/bench_locomo.py FOLDER --write` "
-                             "writes them again from the data set") from None
-    if not isinstance(results, dict) or not isinstance(results.get("modes"), list):
-        raise ResultsMissing(f"{path} is not bench_locomo.py's results file (it has no 'modes' list)")
+        raise ResultsMissing(f"cannot read the results at {path} ({type(error).__name__}); they come with the "
+                             f"project's checkout, and `python benchmarks/{benchmark} --write` writes them "
+                             "again") from None
+    if not isinstance(results, dict) or not isinstance(results.get(key), list):
+        raise ResultsMissing(f"{path} is not {benchmark}'s results file (it has no {key!r} list)")
     return results
+
+
+def locomo_results(path: str | Path = LOCOMO_RESULTS) -> dict[str, Any]:
+    """The table bench_locomo.py wrote: the data set's description, its size, and each mode's recall."""
+    return read_results(path, "bench_locomo.py FOLDER", "modes")
 
 
 def locomo_table(results: dict[str, Any]) -> Table:
