@@ -8,8 +8,9 @@ arrived) and cannot be recomputed, each row saying which kind it is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+from .tables import Table
 
 __all__ = ["INSTRUCTION_RESULTS", "ON_ARRIVAL", "Table", "detection_table", "family_table", "policy_figures"]
 
@@ -20,23 +21,6 @@ ON_ARRIVAL: dict[str, tuple[int, int]] = {"fourth": (89, 102), "fifth": (74, 97)
 """Held-out secrets refused when each corpus arrived, before any tuning on it (benchmarks/bench_policy.py)."""
 SEVENTH_TUNE_ON_ARRIVAL = (91, 106)
 AIM_REFUSED, AIM_FALSE_ALARMS = 0.95, 0.03
-
-
-@dataclass(frozen=True)
-class Table:
-    """Rows under a header, shown as a Markdown table in a notebook and as aligned text elsewhere."""
-
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-    def _repr_markdown_(self) -> str:
-        def line(cells: tuple[str, ...]) -> str:
-            return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-        return "\n".join([line(self.header), "|" + "---|" * len(self.header), *map(line, self.rows)])
-
-    def __repr__(self) -> str:
-        return "\n".join(" | ".join(cells) for cells in (self.header, *self.rows))
 
 
 def family_table() -> Table:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .policy_tables import Table
+from .tables import Table
 
 __all__ = ["LOCOMO_RESULTS", "ResultsMissing", "locomo_results", "locomo_table", "paraphrase_table", "read_results"]
 
