@@ -50,6 +50,7 @@ def test_garbage_never_raises_and_always_says_something(exercise_id: str, garbag
         ("2.1", ("procedural", 1), "recall refused"),
         ("2.1", (("procedural",), 0), "recall refused"),
         ("2.2", "how do I reconcile?", "avoid 'reconcile' and 'invoice'"),
+        ("2.2", "how do I re-concile the in-voices?", "'re-concile' is 'reconcile'"),
         ("2.2", "how do I check that every bill got paid?", "the semantic one found it"),
         ("2.2", "?!", "did not put the habit first"),
         ("2.3", 0.05, "raise the floor"),

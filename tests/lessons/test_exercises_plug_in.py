@@ -58,3 +58,17 @@ def test_every_usual_mistake_is_refused_with_feedback(wrong: Any, capsys: pytest
 def test_taking_the_scope_from_the_config_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     grade("6.1", from_config)
     assert "taken from the request's config" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("wrong", "message", "not_said"), [
+    (no_collection, "after them comes the collection, 'memories'", "taken from the request's config"),
+    (as_list, "a namespace is a tuple", "taken from the request's config"),
+    (user_from_config, "taken from the request's config", "The tenant and user are right"),
+    (lower_cased, "expected ('ACME', 'Alice', 'memories')", "taken from the request's config"),
+])
+def test_each_mistake_is_told_what_it_is(wrong: Any, message: str, not_said: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: the verified identity without 'memories' was told it came 'from the request's config'."""
+    assert grade("6.1", wrong) is False
+    out = capsys.readouterr().out
+    assert message in out and not_said not in out

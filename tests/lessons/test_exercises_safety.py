@@ -60,3 +60,40 @@ def test_hints_and_solution_print(capsys: pytest.CaptureFixture[str]) -> None:
         show_solution(exercise_id)
     out = capsys.readouterr().out
     assert out.count("Hint 2:") == 3 and "def is_safe" in out and "def safe_to_store" in out
+
+
+def returns_words(path):  # type: ignore[no-untyped-def]
+    return "safe" if path.startswith("/memories/") and ".." not in path else "unsafe"
+
+
+def returns_none_when_safe(path):  # type: ignore[no-untyped-def]
+    if ".." in path or not path.startswith("/memories"):
+        return False
+
+
+def returns_a_match(path):  # type: ignore[no-untyped-def]
+    import re
+
+    return re.fullmatch(r"/memories/[\w/-]+\.\w+", path)
+
+
+@pytest.mark.parametrize(("answer", "advice"), [
+    (returns_words, "Do not wrap them in bool(...)"),
+    (returns_none_when_safe, "End every branch with return True or return False"),
+    (returns_a_match, "wrap the match in bool(...)"),
+])
+def test_a_guard_that_returns_no_bool_gets_advice_for_what_it_returns(answer: object, advice: str,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: 'wrap it in bool(...)' was said to every answer; for words it lets every escape through."""
+    assert grade("3.2", answer) is False
+    out = capsys.readouterr().out
+    assert advice in out
+    if answer is returns_words:
+        assert "wrap it in bool" not in out
+
+
+def test_mask_then_store_feedback_ends_each_line_with_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: the feedback ended in a dangling '; '."""
+    assert grade("3.3", lambda text: text) is False
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(line.rstrip().endswith(";") or ": ." in line for line in lines), lines

@@ -56,7 +56,9 @@ def test_first_sentences_is_not_last_sentences(capsys: pytest.CaptureFixture[str
     from primer_memory import first_sentences
 
     assert grade("1.1", first_sentences) is False
-    assert "Not yet. On these seven messages we expected" in capsys.readouterr().out
+    assert "you kept the first sentence of each message" in capsys.readouterr().out
+    assert grade("1.1", lambda ms: "; ".join(m["content"][:3] for m in ms)) is False
+    assert "Not yet. On these 9 messages we expected" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("guess", "words"), [(0, "more than that"), (2, "fewer than that"), (4, "fewer")])
@@ -76,3 +78,47 @@ def test_hints_and_solutions_print(exercise_id: str, capsys: pytest.CaptureFixtu
 def test_a_trim_that_opens_on_a_tool_result_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
     assert grade("1.3", lambda messages, n: max(0, len(messages) - n)) is False
     assert "for n=1" not in capsys.readouterr().out  # n=1 opens on the answer, which is fine; n=2 is the first miss
+
+
+def splits_on_every_period(messages):  # type: ignore[no-untyped-def]
+    return "; ".join(m["content"].rstrip(".").split(".")[-1].strip() for m in messages)
+
+
+def strips_both_ends(messages):  # type: ignore[no-untyped-def]
+    return "; ".join(m["content"].strip(".").split(". ")[-1] for m in messages)
+
+
+def first_of_each(messages):  # type: ignore[no-untyped-def]
+    return "; ".join(m["content"].rstrip(".").split(". ")[0] for m in messages)
+
+
+@pytest.mark.parametrize(("answer", "message"), [
+    (splits_on_every_period, "'12.50 EUR' is cut at its decimal point"),
+    (strips_both_ends, "'...thanks' lost its opening dots"),
+    (first_of_each, "you kept the first sentence of each message"),
+])
+def test_each_last_sentence_mistake_is_named(answer: object, message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: splitting on '.' and strip('.') were accepted; now each is rejected with what it breaks."""
+    assert grade("1.1", answer) is False
+    assert message in capsys.readouterr().out
+
+
+def test_no_hint_is_the_solution() -> None:
+    """Issue 49: 1.3's second hint was its solution, line for line. A hint may name a step, not hold every line of
+    the solution's code (compared without quotes and spaces)."""
+    from primer_memory.lessons.exercises import exercises
+    from primer_memory.lessons.exercises._core import solution_text
+
+    def bare(text: str) -> str:
+        return "".join(c for c in text if c not in "\"' ")
+
+    for ex in exercises().values():
+        lines = [bare(line) for line in solution_text(ex).splitlines()
+                 if line.strip() and not line.strip().startswith(("def ", '"""', "#", "return"))]
+        for hint_text in ex.hints:
+            assert not (len(lines) > 1 and all(line in bare(hint_text) for line in lines)), (ex.id, hint_text)
+    old_hint = ("start = max(0, len(messages) - n), then: while start > 0 and messages[start]['role'] == 'tool': "
+                "start -= 1.")
+    code = [bare(line) for line in solution_text(exercises()["1.3"]).splitlines()[2:] if "return" not in line]
+    assert all(line in bare(old_hint) for line in code if line), "the test would have caught the old hint"

@@ -92,3 +92,31 @@ def test_solutions_are_shown_only_on_request(capsys: pytest.CaptureFixture[str])
     show_solution("4.2")
     out = capsys.readouterr().out
     assert "def says_matched(output" in out and t4.says_matched("all matched") is None
+
+
+def raises_on_purpose(output):  # type: ignore[no-untyped-def]
+    if not isinstance(output, str) or "matched" not in output.replace(",", " ").split():
+        raise ValueError("no 'matched' in the output")
+
+
+def forgets_the_type(output):  # type: ignore[no-untyped-def]
+    return None if "matched" in output else "say what matched"
+
+
+def test_a_check_that_raises_on_purpose_is_told_to_return_the_reason_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: an answer raising ValueError on purpose was told six times to check the type first."""
+    assert grade("4.2", raises_on_purpose) is False
+    out = capsys.readouterr().out
+    assert out.count("raised") == 1 and "return the reason as a text" in out and "Check the type first" not in out
+
+
+def test_a_check_that_breaks_on_other_types_is_told_to_check_the_type(capsys: pytest.CaptureFixture[str]) -> None:
+    assert grade("4.2", forgets_the_type) is False
+    out = capsys.readouterr().out
+    assert "Check the type first" in out and out.count("Check the type first") == 1
+
+
+def test_a_trailing_space_in_the_output_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: '3 matched, 1 unpaid ' got no hint about the space."""
+    assert grade("4.1", '{"step": "match", "status": "done", "output": "3 matched, 1 unpaid "}') is False
+    assert "white space at its start or end" in capsys.readouterr().out

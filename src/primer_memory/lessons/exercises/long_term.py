@@ -4,6 +4,7 @@ fuse two rankings (2.4)."""
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from ._core import Exercise, register
@@ -98,6 +99,11 @@ def _check_paraphrase(answer: object) -> bool:
     lowered = answer.casefold()
     if "reconcil" in lowered or "invoice" in lowered:
         print("Not yet: the challenge is to avoid 'reconcile' and 'invoice' -- paraphrase them.")
+        return False
+    squeezed = re.sub(r"[\W_]+", "", lowered)
+    if "reconcil" in squeezed or "invoice" in squeezed:
+        print("Not yet: a hyphen, a space or a dot inside a word still spells it ('re-concile' is 'reconcile', "
+              "and the hashing embedder still sees most of its letter pieces). Say it in other words.")
         return False
     shared = sorted(set(content_words(answer)) & set(content_words(HABIT)))
     firsts = {}

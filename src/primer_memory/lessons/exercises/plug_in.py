@@ -39,7 +39,11 @@ def _check_namespace(answer: Any) -> bool:
             return False
         if got != expected:
             forged = config.get("configurable", {})
-            if isinstance(got, tuple) and len(got) >= 2 and (got[0], got[1]) in {
+            if isinstance(got, (tuple, list)) and tuple(got[:2]) == expected[:2]:
+                print(f"Not yet: for {identity} your namespace was {got!r}. The tenant and user are right, taken from "
+                      f"the verified identity; after them comes the collection, {expected[2]!r}, as in section 2's "
+                      "node" + (", and a namespace is a tuple" if not isinstance(got, tuple) else "") + ".")
+            elif isinstance(got, tuple) and len(got) >= 2 and (got[0], got[1]) in {
                     (forged.get("tenant_id"), forged.get("user_id")), (identity["tenant"], forged.get("user_id"))}:
                 print(f"Not yet: for {identity} your namespace was {got!r}, taken from the request's config. Anyone "
                       "can send {'user_id': 'carol'} in a config: the store would open Carol's memories for them.")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from ._core import Exercise, register
@@ -113,7 +115,7 @@ def _check_path_guard(is_safe: Any) -> bool:
             f"{type(value).__module__}.{type(value).__qualname__}"
         print(f"Not yet: is_safe must return True or False, but for {path!r} it returned "
               f"{'None' if value is None else f'a {kind}: {value!r:.80}'}.")
-        print("A re.match result is a match object or None, which is not True or False: wrap it in bool(...).")
+        print(_return_advice(answers))
         return False
     escaped = [p for p in PATH_ATTACKS if answers[p] is True]
     blocked = [p if answers[p] is False else f"{p} (raised {type(answers[p]).__name__})"
@@ -128,6 +130,24 @@ def _check_path_guard(is_safe: Any) -> bool:
         return False
     print("All right. MemoryNotes goes further still: it resolves symlinks and checks the real path too.")
     return True
+
+
+def _return_advice(answers: dict[str, object]) -> str:
+    """What to do about a guard that returns something other than True or False, said for what it returns: bool()
+    of a string is True for 'unsafe' too, so one piece of advice cannot fit every type."""
+    values = [a for a in answers.values() if not isinstance(a, (bool, BaseException))]
+    if any(isinstance(v, str) for v in values):
+        words = sorted({v for v in values if isinstance(v, str)})[:3]
+        return (f"It returns words ({', '.join(map(repr, words))}). Do not wrap them in bool(...): every non-empty "
+                "string is True, 'unsafe' included, so every escape would pass. Return the comparison itself, such "
+                "as verdict == 'safe', or return True and False directly.")
+    if any(isinstance(v, re.Match) for v in values):
+        return ("A re.match or re.fullmatch result is a match object or None: bool(...) of it is True exactly when "
+                "the pattern matched, so wrap the match in bool(...), and be sure the pattern matches the safe paths.")
+    if all(v is None for v in values):
+        return ("It returned None: a function without a return statement (or one that only prints) gives None. "
+                "End every branch with return True or return False.")
+    return "Return True for a path under /memories and False for any other; nothing else counts as an answer."
 
 
 def is_safe(path: str) -> bool:
@@ -200,10 +220,9 @@ def _check_redact_then_store(safe_to_store: Any) -> bool:
         lost = [k for k in keep if k not in result]
         if (secret and secret in result) or left or lost:
             ok = False
-            print(f"  {text!r}\n    you returned {result!r}: "
-                  + ("the secret is still there; " if secret and secret in result else "")
-                  + (f"detectors still fire ({', '.join(left)}); " if left else "")
-                  + (f"lost {lost}" if lost else ""))
+            problems = (["the secret is still there"] if secret and secret in result else []) \
+                + ([f"detectors still fire ({', '.join(left)})"] if left else []) + ([f"lost {lost}"] if lost else [])
+            print(f"  {text!r}\n    you returned {result!r}: {'; '.join(problems)}.")
         else:
             print(f"  right  {result!r}")
     if ok:

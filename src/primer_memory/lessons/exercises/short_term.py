@@ -29,8 +29,26 @@ LAST_SENTENCES_MESSAGES: tuple[tuple[str, str, str], ...] = (
     ("user", "Globex sent a reminder. The invoice is overdue. Please pay it today.", "Please pay it today"),
     ("assistant", "I found the Globex invoice. Should I pay it now?", "Should I pay it now?"),
     ("user", "Yes, pay it.", "Yes, pay it"),
+    ("assistant", "Paid it. The total was 12.50 EUR.", "The total was 12.50 EUR"),
+    ("user", "...thanks.", "...thanks"),
 )
-"""What 1.1's checker sends: three sentences, a question (its '?' stays) and a single sentence among them."""
+"""What 1.1's checker sends: three sentences, a question (its '?' stays), a single sentence, an amount with a
+decimal point, and a reply that opens with dots (only the trailing period goes)."""
+SENTENCE_MISTAKES: tuple[tuple[str, Summarize], ...] = (
+    ("you split on '.' alone, so '12.50 EUR' is cut at its decimal point. A sentence ends with a period and a space: "
+     "split on '. '.", lambda ms: "; ".join(m["content"].rstrip(".").split(".")[-1].strip() for m in ms)),
+    ("you stripped periods from both ends (strip('.')), so '...thanks' lost its opening dots. Only the trailing "
+     "period goes: rstrip('.').", lambda ms: "; ".join(m["content"].strip(".").split(". ")[-1] for m in ms)),
+    ("the trailing period is still there. Strip it before splitting (rstrip('.')), or each last sentence ends "
+     "with one.", lambda ms: "; ".join(m["content"].split(". ")[-1] for m in ms)),
+    ("you stripped every final mark, so the question lost its '?'. Strip only a period: rstrip('.').",
+     lambda ms: "; ".join(m["content"].rstrip(".?!").split(". ")[-1] for m in ms)),
+    ("you joined with ', '. The pieces are joined with '; ' (a semicolon and a space).",
+     lambda ms: ", ".join(m["content"].rstrip(".").split(". ")[-1] for m in ms)),
+    ("you kept the first sentence of each message, not the last: take the piece at [-1].",
+     lambda ms: "; ".join(m["content"].rstrip(".").split(". ")[0] for m in ms)),
+)
+"""What a quick answer to 1.1 gets wrong, and the summary each mistake writes."""
 LAST_SENTENCES_EXPECTED = "; ".join(last for _, _, last in LAST_SENTENCES_MESSAGES)
 
 
@@ -86,7 +104,11 @@ def check_last_sentences(summarize: object) -> bool:
         print("Right: the last sentence of each message, trailing period stripped (a question keeps its '?'), "
               "joined with '; '.")
         return budget_report(summarize)
-    print("Not yet. On these seven messages we expected:")
+    for mistake, wrong in SENTENCE_MISTAKES:
+        if got == wrong([dict(m) for m in messages]):
+            print(f"Not yet: {mistake}")
+            return False
+    print(f"Not yet. On these {len(messages)} messages we expected:")
     print(f"   {LAST_SENTENCES_EXPECTED}")
     print("and your summarizer returned:")
     print(f"   {got!r:.400}")
@@ -230,8 +252,9 @@ register(Exercise(
     hints=(
         "Start at len(messages) - n, but never below 0 (n may be larger than the chat). If that message is a "
         "tool result, its call is earlier: step back.",
-        "start = max(0, len(messages) - n), then: while start > 0 and messages[start]['role'] == 'tool': "
-        "start -= 1.",
+        "Two cases to guard: an n larger than the chat (a negative index counts from the end in Python, so "
+        "clamp at 0), and a start that lands on a tool result (walk back one message at a time while the "
+        "message there is a tool result, but never past 0).",
     ),
     solution=safe_start,
     stub=_stub_safe_start,

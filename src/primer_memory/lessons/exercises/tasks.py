@@ -73,7 +73,10 @@ def check_finish(proposal: object) -> bool:
     if step.status == "done" and step.output == FINISH_OUTPUT:
         print("Right. That was the last step: next_step() now returns None and the task is finished.")
         return True
-    if step.status == "done":
+    if step.status == "done" and isinstance(step.output, str) and step.output.strip() == FINISH_OUTPUT:
+        print(f"Not yet: your output {step.output!r} has white space at its start or end. The store keeps text "
+              f"exactly as sent, so a reader comparing it with {FINISH_OUTPUT!r} finds a different text: drop it.")
+    elif step.status == "done":
         print(f"Not yet: the store took it (any short text passes match's check), but the exercise asks you to "
               f"report the output {FINISH_OUTPUT!r}: the output is what the next reader of the file relies on.")
     elif step.status == "running":
@@ -105,6 +108,19 @@ def _verdict(check: Callable[[object], object], output: object) -> tuple[bool | 
     return verdict is None or verdict is True, repr(verdict)[:80]
 
 
+def _raised_advice(raised: list[tuple[object, str]]) -> str:
+    """One line for every output the check raised on, with advice for why it raised: a type it did not expect
+    (check the type first) or an error raised on purpose (return the text instead)."""
+    outputs = ", ".join(repr(o) for o, _ in raised)
+    kinds = {said.split(":")[0].removeprefix("raised ") for _, said in raised}
+    if kinds <= {"TypeError", "AttributeError"} and all(not isinstance(o, str) for o, _ in raised):
+        return (f"your check raised on {outputs} ({'; '.join(sorted(kinds))}) instead of saying what is wrong: "
+                "those are not text. Check the type first (isinstance(output, str)).")
+    return (f"your check raised ({', '.join(sorted(kinds))}) on {len(raised)} outputs ({outputs}) instead of "
+            "answering. The store takes a check's answer, not its exception: return the reason as a text (or "
+            "False), and the store passes that text back to the model.")
+
+
 def check_match_check(check: object) -> bool:
     """A learner's output check for match: it must accept texts with the word 'matched' and refuse the rest."""
     name = getattr(check, "__name__", "")
@@ -114,13 +130,15 @@ def check_match_check(check: object) -> bool:
     wrong = [f"refused {o!r}, which says how the matching went (your check returned {said})"
              if ok is False else f"your check {said} on {o!r}, which says how the matching went"
              for o in MATCH_GOOD for ok, said in [_verdict(check, o)] if ok is not True]
+    raised: list[tuple[object, str]] = []
     for bad in MATCH_BAD:
         ok, said = _verdict(check, bad)
         if ok is True:
             wrong.append(f"accepted {bad!r}, which does not say what matched")
         elif ok is None:
-            wrong.append(f"your check {said} on {bad!r} instead of saying what is wrong: the store would pass that crash back "
-                         "to the model as the reason. Check the type first (isinstance(output, str)).")
+            raised.append((bad, said))
+    if raised:
+        wrong.append(_raised_advice(raised))
     if wrong:
         print("Not yet:")
         for line in wrong:
