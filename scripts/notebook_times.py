@@ -3,11 +3,12 @@
 Usage: python scripts/notebook_times.py            prints the table
        python scripts/notebook_times.py --write    writes each time into its notebook's first cell and the README
 
-The method (the README states it too): prose read at 150 words a minute, one minute for each other code cell
-(read it, run it, read what it prints), five minutes for each interactive panel, eight minutes for each
-exercise; the sum rounded to the nearest five minutes. Words are counted in markdown cells outside code fences
-(a diagram's source is not prose). The figures match what two instructors measured working through notebooks
-1 to 3 as learners (60-75, about 70 and 80-90 minutes), which is how the rates were chosen.
+The method (the README states it too): prose read at 150 words a minute, a minute and a half for each other
+code cell (read it, run it, read what it prints), five minutes for each interactive panel, eight minutes for
+each exercise; the sum rounded to the nearest five minutes. Words are counted in markdown cells outside code
+fences (a diagram's source is not prose). The rates were chosen against two fresh reviews that worked through
+all six notebooks as newcomers (85, 90, 115, 80-100, 90-110 and 55-70 minutes): with them every computed time
+is within 20% of its estimate (the first rates, one minute a code cell, put notebooks 5 and 6 a third short).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS_PER_MINUTE = 150
-MINUTES_PER_CODE_CELL = 1
+MINUTES_PER_CODE_CELL = 1.5
 MINUTES_PER_PANEL = 5
 MINUTES_PER_EXERCISE = 8
 ROUND_TO = 5

@@ -21,3 +21,15 @@ def test_a_detector_without_a_family_is_named() -> None:
     with pytest.raises(KeyError, match="'new_detector' belongs to no family"):
         family_of("new_detector")
     assert family_of("iban").name == "payment and bank numbers"
+
+
+def test_the_national_family_names_the_number_of_countries_it_covers() -> None:
+    """Issue 50: the table said 'about thirty countries' while the detectors covered 39."""
+    import re
+
+    from primer_memory.policy.detectors.families import FAMILIES
+
+    family = next(f for f in FAMILIES if f.name == "national identity numbers")
+    countries = {name.split("_")[0] for name in family.detectors if len(name.split("_")[0]) == 2}
+    stated = re.search(r"of (\d+) countries", family.looks_for)
+    assert stated is not None and int(stated.group(1)) == len(countries)

@@ -46,7 +46,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("payment and bank numbers", "card numbers, IBANs and bank account numbers",
            "check digits where the format has them (Luhn for cards, mod-97 for IBANs), bank and branch codes",
            ("iban", "card_number", "bank_account", "uk_sort_code_account", "au_bsb_account")),
-    Family("national identity numbers", "social security, tax and identity-card numbers of about thirty countries",
+    Family("national identity numbers", "social security, tax and identity-card numbers of 39 countries",
            "each country's format and check digit or letter (Verhoeff for Aadhaar, the DNI's letter, mod-11, ...)",
            ("us_ssn", "es_dni", "it_codice_fiscale", "in_aadhaar", "br_cpf", "ca_sin", "fr_insee", "uk_nino",
             "nl_bsn", "be_national_number", "de_steuer_id", "se_personnummer", "no_fodselsnummer", "dk_cpr",
