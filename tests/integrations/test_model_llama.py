@@ -168,3 +168,18 @@ def _not_installed(name: str) -> None:
     import importlib.metadata
 
     raise importlib.metadata.PackageNotFoundError(name)
+
+
+def test_an_answer_or_summary_its_token_limit_stopped_carries_the_visible_marker(model: LlamaModel) -> None:
+    """Issue 50: the summary stopped mid-sentence at the model's cap with no marker, although notebook 6's 'what
+    breaks' promises one. Whatever the model writes, the marker is there exactly when the limit stopped it."""
+    from primer_memory.short_term.folding import TRUNCATION_MARKER
+
+    stopped = 0
+    for question in ("Explain in detail how a company closes its books at the end of a fiscal year.", "Hi"):
+        answer = model.answer(question)
+        assert answer.endswith(TRUNCATION_MARKER) == (model.last.finish_reason == "length"), (answer, model.last)
+        stopped += model.last.finish_reason == "length"
+    assert stopped >= 1, "the long question must run into the 24-token limit"
+    summary = model.summarize("", CHAT, max_tokens=200)
+    assert summary.endswith(TRUNCATION_MARKER) == (model.last.finish_reason == "length")

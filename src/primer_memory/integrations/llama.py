@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..short_term.chat import Message
-from ..short_term.folding import cut_text
+from ..short_term.folding import TRUNCATION_MARKER, cut_text
 from ..short_term.tokens import estimate_tokens
 from .model import answer_prompt, proposal_prompt, summary_prompt
 
@@ -99,6 +99,13 @@ class Completion:
         return 1000.0 * self.completion_tokens / self.predicted_ms if self.predicted_ms else 0.0
 
 
+def _marked(done: Completion) -> str:
+    """A completion's text on one line of words, with the visible marker when the token limit stopped it (the
+    reader of a summary or an answer must see that it stops mid-sentence, not take it for the whole)."""
+    text = " ".join(done.text.split())
+    return text + TRUNCATION_MARKER if done.finish_reason == "length" else text
+
+
 class LlamaModel:
     """SmolLM2-135M-Instruct (or any GGUF) behind the `Model` protocol: greedy, one thread, offline.
 
@@ -163,8 +170,8 @@ class LlamaModel:
     # the Model protocol
 
     def summarize(self, summary: str, new: Sequence[Message], *, max_tokens: int) -> str:
-        text = self.complete(summary_prompt(summary, new), max_tokens=min(self.max_tokens, max(1, max_tokens))).text
-        return cut_text(" ".join(text.split()), max_tokens, estimate_tokens)
+        done = self.complete(summary_prompt(summary, new), max_tokens=min(self.max_tokens, max(1, max_tokens)))
+        return cut_text(_marked(done), max_tokens, estimate_tokens)
 
     def propose_facts(self, messages: Sequence[Message]) -> str:
         """The model's proposal as it wrote it, unconstrained: `parse_proposals` decides what it is."""
@@ -172,7 +179,8 @@ class LlamaModel:
 
     def answer(self, question: str, *, recalled: Iterable[object] = (), summary: str = "",
                messages: Sequence[Message] = ()) -> str:
-        return self.complete(answer_prompt(question, recalled=recalled, summary=summary, messages=messages)).text
+        """The model's answer; one its token limit stopped mid-way ends with the visible marker."""
+        return _marked(self.complete(answer_prompt(question, recalled=recalled, summary=summary, messages=messages)))
 
     @property
     def loopback_address(self) -> str | None:

@@ -16,7 +16,9 @@ the split hashes) and its source, one file a source:
 
 The split is by family, fixed by a hash (`split_of`), so a phrasing seen while tuning never
 reappears, with other values, in a held-out half. Every round so far tuned on some halves and
-reported others; the halves of the corpora in `COUNTED_ONLY` are only ever counted, never printed.
+reported others; the held-out halves of the corpora in `COUNTED_ONLY` are only ever counted, never printed,
+except three misses of the fourth's, which notebook 3 prints on purpose to show what a miss looks like (it says
+that reading them spends that half; the fifth's to seventh's stay unread).
 No detector imports this module: the corpora measure the policy, they are not part of it.
 """
 
@@ -36,7 +38,8 @@ Label = Literal["secret", "harmless", "poison"]
 Half = Literal["tune", "heldout"]
 Source = Literal["ours", "independent", "third", "fourth", "fifth", "sixth", "seventh"]
 SOURCES: tuple[Source, ...] = ("ours", "independent", "third", "fourth", "fifth", "sixth", "seventh")
-# The corpora written after round 4: their held-out halves are only ever counted, never printed or read.
+# The corpora written after round 4: their held-out halves are only ever counted, never printed or read (but for
+# the fourth's three misses notebook 3 shows, spent on purpose).
 COUNTED_ONLY: tuple[Source, ...] = ("fourth", "fifth", "sixth", "seventh")
 
 
