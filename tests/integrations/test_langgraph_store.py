@@ -350,3 +350,28 @@ def test_put_get_delete_sequences_match_langgraphs_in_memory_store(ops: list[tup
             sorted((i.namespace, i.key, str(i.value)) for i in theirs.search(scope, limit=100))
         holding = [ns for ns in theirs.list_namespaces(prefix=scope) if theirs.search(ns, limit=1)]
         assert ours.list_namespaces(prefix=scope) == holding
+
+
+def test_a_store_that_makes_its_memory_dates_items_by_the_wall_clock() -> None:
+    """Issue 50: through LongTermStore(LongTermMemory()) items were dated 1970."""
+    import datetime as dt
+
+    store = LongTermStore(provenance="assistant")
+    store.put(("acme", "alice", "memories"), "fiscal", {"fact": "Alice's fiscal year starts in April."})
+    item = store.get(("acme", "alice", "memories"), "fiscal")
+    assert store.dated and abs(item.created_at - dt.datetime.now(dt.timezone.utc)) < dt.timedelta(minutes=5)
+
+
+def test_a_memory_given_without_a_clock_is_said_to_date_by_write_order(caplog: pytest.LogCaptureFixture) -> None:
+    import datetime as dt
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="primer_memory.integrations.langgraph_store"):
+        undated = LongTermStore(LongTermMemory(), provenance="assistant")
+    assert not undated.dated and "no clock" in caplog.text and "1970" in caplog.text
+    october = dt.datetime(2026, 10, 1, tzinfo=dt.timezone.utc).timestamp() / 3600
+    fixed = LongTermStore(LongTermMemory(clock=lambda: october), provenance="assistant")
+    fixed.put(("acme", "alice", "memories"), "fiscal", {"fact": "Alice's fiscal year starts in April."})
+    assert fixed.dated
+    assert fixed.get(("acme", "alice", "memories"), "fiscal").created_at == dt.datetime(2026, 10, 1,
+                                                                                        tzinfo=dt.timezone.utc)

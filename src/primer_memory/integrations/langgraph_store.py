@@ -10,15 +10,19 @@ both), isolation (a search never leaves the caller's partition) and erasure
 
 Deliberate limits: a namespace must start with a tenant and a user (no search or
 listing across scopes, no wildcard in those two labels); `index=` is accepted and
-ignored (a value is indexed whole); no TTL. Timestamps come from the memory's clock
-(hours), or stand-in hours from the write order when it has none, as in notebook 2.
+ignored (a value is indexed whole); no TTL. Timestamps come from the memory's clock (hours since 1970). A store
+that makes its own memory gives it the wall clock, so items carry real dates; a memory given without a clock
+counts its writes instead (notebook 2's stand-in hours), which would date every item in January 1970, so the
+store says so once in its log and in `dated`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
+import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -45,7 +49,7 @@ from primer_memory import KINDS, InvalidMemory, LongTermMemory, PolicyDecision, 
 from primer_memory.policy.gate import decide  # noqa: E402
 from primer_memory.policy.provenance import PROVENANCES, is_provenance  # noqa: E402
 
-__all__ = ["LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused", "PolicySkipped"]
+__all__ = ["LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused", "PolicySkipped", "wall_hours"]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -104,6 +108,14 @@ def _value(content: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+_log = logging.getLogger(__name__)
+
+
+def wall_hours() -> float:
+    """The wall clock in hours since 1970, as LongTermMemory's clock counts time."""
+    return time.time() / 3600
 
 
 def _when(hours: float) -> datetime:
@@ -177,8 +189,13 @@ class LongTermStore(BaseStore):
         if not is_provenance(provenance):
             raise InvalidMemory(f"provenance must be one of {', '.join(map(repr, PROVENANCES))}: who speaks through "
                                 f"this store's puts (usually 'assistant'); got {provenance!r:.60}")
-        self.memory = LongTermMemory() if memory is None else memory
+        self.memory = LongTermMemory(clock=wall_hours) if memory is None else memory
         self.kind, self.source, self._policy, self.provenance = kind, source, policy, provenance
+        self.dated = self.memory.clock is not None
+        """Whether items carry real dates: False when the memory counts writes instead of keeping time."""
+        if not self.dated:
+            _log.warning("LongTermStore: this memory has no clock, so items are dated by write order from "
+                         "1970-01-01; give LongTermMemory(clock=wall_hours) (or any clock in hours) for real dates")
 
     def __repr__(self) -> str:
         return f"LongTermStore({self.memory!r}, kind={self.kind!r}, provenance={self.provenance!r})"

@@ -198,6 +198,11 @@ class LongTermMemory(WritePath, HeldWrites):
         if self._closed:
             raise StoreClosed("this LongTermMemory was closed; open a new one on the same path to go on")
 
+    @property
+    def clock(self) -> Callable[[], float] | None:
+        """The clock this memory dates its records by (hours), or None when it counts writes instead."""
+        return self._clock
+
     def _now(self) -> float | None:
         if self._clock is None:
             return None
