@@ -96,8 +96,9 @@ def _claims_hold(budget: int, keep: int, turns: int) -> None:
         else:
             assert TRUNCATION_MARKER.strip().startswith(sent[0]) and "too small for any of its text" in html
     elif view.history_tokens > budget:
-        match = re.search(r"the last (\d+) message", html)
-        assert match and int(match.group(1)) == len(sent) and sent == chat[len(chat) - len(sent):], where
+        match = re.search(r"the last (\d+) messages|the newest message", html)
+        shown_count = int(match.group(1)) if match and match.group(1) else 1
+        assert match and shown_count == len(sent) and sent == chat[len(chat) - len(sent):], where
         if "would break the budget" in html:  # one more recent message would not have fit
             assert len(sent) < keep and estimate_tokens(chat[-len(sent) - 1]) + sum(map(estimate_tokens, sent)) > budget
 

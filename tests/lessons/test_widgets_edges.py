@@ -162,3 +162,22 @@ def test_no_panel_shows_an_invisible_character(worlds: dict[str, object], text: 
              notes_path_view(text, worlds["notes"]).html()]
     for page in pages:
         assert not _raw_invisible(page), page
+
+
+def test_small_wordings_a_person_reads(alice_memory=None) -> None:  # type: ignore[no-untyped-def]
+    """Issue 49: 'unknown kind p', a floor recall refuses described as 'returns nothing', 'the last 1 message',
+    and empty text called small talk."""
+    from primer_memory.lessons.examples import alice_scope, alice_store
+    from primer_memory.lessons.widgets.budget import budget_view
+    from primer_memory.lessons.widgets.recall import recall_view
+    from primer_memory.lessons.widgets.safety import policy_view
+
+    memory, scope = alice_store(), alice_scope()
+    one_kind = recall_view(memory, scope, "how do I book travel?", kinds="procedural")
+    assert not one_kind.message and {r.record.kind for r in one_kind.rows} == {"procedural"}
+    too_high = recall_view(memory, scope, "what happened with Globex?", ("episodic",), min_score=2)
+    assert "InvalidQuery" in too_high.message and "returns nothing" not in too_high.message
+    empty = policy_view("   ")
+    assert "Nothing to judge yet" in empty.html() and "small_talk" not in empty.html()
+    texts = [budget_view(b, k, 40).html() for b in range(20, 120, 10) for k in (1, 2)]
+    assert not any("the last 1 message" in t for t in texts)

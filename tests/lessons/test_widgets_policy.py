@@ -68,6 +68,8 @@ def _panel_tells_the_truth(text: str) -> bool:
 
     decision, view = review(text), policy_view(text)
     page = view.html()
+    if not text.strip():  # nothing typed: the panel says so instead of calling it small talk (issue 49)
+        return "Nothing to judge yet" in page and view.detector is None
     if (view.verdict, view.reason, view.detector) != (decision.verdict, decision.reason, decision.detector):
         return False
     if f">{decision.verdict.upper()}</b>" not in page or html_module.escape(decision.reason) not in page:

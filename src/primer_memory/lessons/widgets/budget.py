@@ -158,7 +158,8 @@ class BudgetView:
         if n == 0:
             return ("Sent word for word: nothing. The newest tool call alone is over the budget, and a call cannot "
                     "be sent without its results, so it is folded into the summary.")
-        text = f"Sent word for word: the last {_plural(n, 'message')} (keep_last is {self.keep_last}"
+        last = "the newest message" if n == 1 else f"the last {n} messages"
+        text = f"Sent word for word: {last} (keep_last is {self.keep_last}"
         if n > self.keep_last:
             text += ", rounded up so that a tool call keeps all its results"
         text += ")"

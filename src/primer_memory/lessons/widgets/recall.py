@@ -66,7 +66,7 @@ def recall_view(memory: Any, scope: Any, query: str, kinds: tuple[str, ...] | li
     """
     from ...long_term.memory import RECENCY_DECAY
 
-    kinds = tuple(kinds)
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)  # "procedural" is one kind, not ten letters
 
     def view(rows: tuple[Any, ...] = (), message: str = "", notes: tuple[str, ...] = ()) -> RecallView:
         return RecallView(query=query, kinds=kinds, w_recency=w_recency, w_importance=w_importance, rows=rows,
@@ -77,6 +77,9 @@ def recall_view(memory: Any, scope: Any, query: str, kinds: tuple[str, ...] | li
                 else f"k={k!r} is not a number of memories")
         return view(message=f"Refused: {what}. k is how many memories to show, a whole number of at least 1 "
                             "(recall() refuses the same k).")
+    if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not -1 <= min_score <= 1:
+        return view(message=f"Refused: min_score={min_score!r} is not a cosine. A floor is a number from -1 to 1 "
+                            "(0 for none); recall() refuses this one with InvalidQuery.")
     if not query.strip():
         return view(message="Type a question to recall memories.")
     if not kinds:

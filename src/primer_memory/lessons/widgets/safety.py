@@ -166,6 +166,8 @@ def policy_view(text: str) -> PolicyView:
     """Run the write policy on one sentence (the sentence itself is kept only in redacted form)."""
     from ...policy.rules import redact, review
 
+    if not text.strip():  # review() calls it small talk; the panel should say there is nothing to judge yet
+        return PolicyView("", "skip", "Nothing to judge yet: type a sentence, or pick a preset.", None)
     decision = review(text)
     return PolicyView(redact(text), decision.verdict, decision.reason, decision.detector)
 
