@@ -375,3 +375,17 @@ def test_a_memory_given_without_a_clock_is_said_to_date_by_write_order(caplog: p
     assert fixed.dated
     assert fixed.get(("acme", "alice", "memories"), "fiscal").created_at == dt.datetime(2026, 10, 1,
                                                                                         tzinfo=dt.timezone.utc)
+
+
+def test_a_list_of_fields_to_index_is_refused_by_name_and_nothing_is_written() -> None:
+    """Issue 49: put(index=[...]) was ignored silently. None and False, which LangGraph's callers pass, still work."""
+    from primer_memory.integrations.langgraph_store import IndexNotSupported
+
+    store = LongTermStore(LongTermMemory(clock=lambda: 0.0), provenance="assistant")
+    namespace = ("acme", "alice", "memories")
+    with pytest.raises(IndexNotSupported, match="embeds each value whole"):
+        store.put(namespace, "fiscal", {"fact": "Alice's fiscal year starts in April."}, index=["fact"])
+    assert store.get(namespace, "fiscal") is None
+    for index in (None, False):
+        store.put(namespace, "fiscal", {"fact": "Alice's fiscal year starts in April."}, index=index)
+    assert store.get(namespace, "fiscal").value == {"fact": "Alice's fiscal year starts in April."}

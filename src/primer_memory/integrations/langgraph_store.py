@@ -9,8 +9,8 @@ both), isolation (a search never leaves the caller's partition) and erasure
 (`LongTermMemory.delete_user`). `search(query=...)` ranks by the memory's own embedder.
 
 Deliberate limits: a namespace must start with a tenant and a user (no search or
-listing across scopes, no wildcard in those two labels); `index=` is accepted and
-ignored (a value is indexed whole); no TTL. Timestamps come from the memory's clock (hours since 1970). A store
+listing across scopes, no wildcard in those two labels); `index=` takes None or False only (a value is embedded
+whole; a list of fields is refused with `IndexNotSupported` rather than ignored); no TTL. Timestamps come from the memory's clock (hours since 1970). A store
 that makes its own memory gives it the wall clock, so items carry real dates; a memory given without a clock
 counts its writes instead (notebook 2's stand-in hours), which would date every item in January 1970, so the
 store says so once in its log and in `dated`.
@@ -49,7 +49,8 @@ from primer_memory import KINDS, InvalidMemory, LongTermMemory, PolicyDecision, 
 from primer_memory.policy.gate import decide  # noqa: E402
 from primer_memory.policy.provenance import PROVENANCES, is_provenance  # noqa: E402
 
-__all__ = ["LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused", "PolicySkipped", "wall_hours"]
+__all__ = ["IndexNotSupported", "LongTermStore", "MemoryNotStored", "NamespaceError", "PolicyRefused",
+           "PolicySkipped", "wall_hours"]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -68,6 +69,11 @@ class PolicyRefused(MemoryNotStored):
 
 class PolicySkipped(MemoryNotStored):
     """The write policy skipped the value (nothing durable, nothing to index): it was not written."""
+
+
+class IndexNotSupported(ValueError):
+    """`put(..., index=[fields])`: this store embeds each value whole, so a list of fields to index would be
+    ignored; it is refused instead, and nothing of the batch is written."""
 
 
 class NamespaceError(InvalidNamespaceError):
@@ -215,6 +221,11 @@ class LongTermStore(BaseStore):
             elif isinstance(op, ListNamespacesOp):
                 results.append(self._list_namespaces(op))
             elif isinstance(op, PutOp):
+                if op.index is not None and op.index is not False:
+                    raise IndexNotSupported(
+                        f"put(..., index={op.index!r:.60}) asks for some fields to be indexed; this store embeds each "
+                        "value whole with the memory's own embedder, so the list would be ignored. Pass index=None "
+                        "(or False, as LangGraph's callers do), and search with query= over the whole value")
                 puts[(tuple(op.namespace), op.key)] = op
                 results.append(None)
             else:
