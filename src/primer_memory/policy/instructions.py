@@ -20,12 +20,11 @@ not hide an order.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from .normalise import first_found
 from .scan import Span, lowered
-from .wordlist import (AS_WRITTEN, LANGUAGES, SENTENCE, TOKEN, VERB_LAST, Mark, Words, WordsError, is_verb,
-                       load_rows, marks, verb_phrase, words)
+from .wordlist import (AS_WRITTEN, LANGUAGES, TOKEN, VERB_LAST, Mark, Words, WordsError, is_verb, load_rows, marks,
+                       sentences, verb_phrase, words)
 
 __all__ = ["AS_WRITTEN", "LANGUAGES", "VERB_LAST", "WordsError", "find_order", "load_rows", "sentences"]
 
@@ -84,16 +83,6 @@ def _order(sentence: str, w: Words) -> bool:
     languages = frozenset().union(*(m.languages for m in standing + polite)) | {"en"}  # English verbs travel
     return bool(tokens) and (is_verb(tokens[0], "action", w, languages, bare=True)
                              or is_verb(tokens[-1], "action", w, VERB_LAST, bare=True))
-
-
-def sentences(low: str) -> Iterator[tuple[int, int]]:
-    """The spans of the distinct sentences of a lower-cased text (a sentence repeated is judged once)."""
-    seen: set[str] = set()
-    for match in SENTENCE.finditer(low):
-        text = match.group()
-        if text.strip() and text not in seen:  # a sentence repeated is judged once
-            seen.add(text)
-            yield match.span()
 
 
 def _find(text: str) -> Span | None:

@@ -18,7 +18,7 @@ import re
 
 from .detectors.numbers import iban_valid
 from .scan import Span, lowered
-from .wordlist import TOKEN, Words, is_verb, marks, verb_phrase, words
+from .wordlist import TOKEN, Words, is_verb, marks, sentences, verb_phrase, words
 
 __all__ = ["ACCOUNTS", "TARGET", "find_redirect_class", "targets"]
 
@@ -71,11 +71,18 @@ def _moves(window: str, w: Words) -> bool:
 
 
 def _payee_change(low: str, w: Words) -> Span | None:
-    """A change word near a payee word in one sentence, not negated just before."""
-    found = marks(low, w)
-    for payee in (m for m in found if m.purpose == "payee"):
-        start = max(0, payee.start - 40)
-        window = low[start: payee.end + 40]
+    """A change word near a payee word in one sentence (each distinct sentence read once), not negated just
+    before."""
+    for start, end in sentences(low):
+        found = _payee_in(low[start:end], w)
+        if found is not None:
+            return found[0] + start, found[1] + start
+    return None
+
+
+def _payee_in(low: str, w: Words) -> Span | None:
+    for payee in (m for m in marks(low, w) if m.purpose == "payee"):
+        window = low[max(0, payee.start - 40): payee.end + 40]
         tokens = TOKEN.findall(window)
         changes = (any(is_verb(t, "change", w) for t in tokens)
                    or (not window.isascii() and w.verbs["change"].written.search(window) is not None)

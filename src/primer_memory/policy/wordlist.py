@@ -12,11 +12,12 @@ from __future__ import annotations
 import csv
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 
 __all__ = ["AS_WRITTEN", "BARE", "LANGUAGES", "MARKERS", "Mark", "PURPOSES", "SENTENCE", "TOKEN", "VERBS",
-           "VERB_LAST", "Words", "WordsError", "is_verb", "load_rows", "marks", "verb_phrase", "words"]
+           "VERB_LAST", "Words", "WordsError", "is_verb", "load_rows", "marks", "sentences", "verb_phrase", "words"]
 
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "pl": "polish",
@@ -196,3 +197,14 @@ def verb_phrase(tokens: list[str], purpose: str, w: Words) -> bool:
     """Whether `tokens` open or close with a listed verb of several words ("ta bort", "devre dışı bırak")."""
     phrases = w.verbs[purpose].phrases
     return any(tuple(tokens[:n]) in phrases or tuple(tokens[-n:]) in phrases for n in (2, 3, 4))
+
+
+def sentences(low: str) -> Iterator[tuple[int, int]]:
+    """The spans of the distinct sentences of a lower-cased text: a sentence repeated is judged once, so a megabyte
+    of one sentence costs one judgement."""
+    seen: set[str] = set()
+    for match in SENTENCE.finditer(low):
+        text = match.group()
+        if text.strip() and text not in seen:
+            seen.add(text)
+            yield match.span()
