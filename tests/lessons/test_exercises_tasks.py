@@ -73,17 +73,27 @@ def test_wrong_answers_say_what_to_fix(capsys: pytest.CaptureFixture[str]) -> No
 
 @pytest.mark.slow
 def test_resume_prediction_with_real_workers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert grade("4.3", {"before:fetch_payments": "fetch_payments", "writing:fetch_invoices": "fetch_payments",
-                         "running:match": "fetch_invoices"}) is False
+    assert grade("4.3", {"before:fetch_payments": ("fetch_payments", "pending"),
+                         "writing:fetch_invoices": ("fetch_invoices", "pending"),
+                         "running:match": ("fetch_invoices", "running")}) is False
     out = capsys.readouterr().out
     assert "right  killed before:fetch_payments    -> resumes at fetch_payments" in out
-    assert "wrong  killed writing:fetch_invoices   -> resumes at fetch_invoices (running), you said 'fetch_payments'" in out
-    assert "wrong  killed running:match            -> resumes at match (running), you said 'fetch_invoices'" in out
+    assert ("wrong  killed writing:fetch_invoices   -> resumes at fetch_invoices (running), you said "
+            "('fetch_invoices', 'pending'): the claim committed in an earlier transaction") in out
+    assert "wrong  killed running:match            -> resumes at match (running), you said ('fetch_invoices'" in out
     assert "1 of 3 right" in out
 
 
+def test_the_step_alone_is_not_the_answer_and_starts_no_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: every right answer was the step the crash point names; the question is now its status too."""
+    assert grade("4.3", {"before:fetch_payments": "fetch_payments", "writing:fetch_invoices": "fetch_invoices",
+                         "running:match": "match"}) is False
+    out = capsys.readouterr().out
+    assert "the step alone is in the crash point's name" in out and "resumes at" not in out
+
+
 def test_a_partial_prediction_is_not_right_and_starts_no_process(capsys: pytest.CaptureFixture[str]) -> None:
-    assert grade("4.3", {"before:fetch_payments": "fetch_payments"}) is False
+    assert grade("4.3", {"before:fetch_payments": ("fetch_payments", "pending")}) is False
     out = capsys.readouterr().out
     assert "predict all 3 crash points" in out and "resumes at" not in out
 

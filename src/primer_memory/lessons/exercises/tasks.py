@@ -23,12 +23,14 @@ MATCH_GOOD: tuple[str, ...] = ("all matched", "3 matched, 1 unpaid (Globex)", "0
 MATCH_BAD: tuple[object, ...] = ("", None, 42, "done", "finished matching", ["all matched"])
 RESUME_POINTS: tuple[str, ...] = ("before:fetch_payments", "writing:fetch_invoices", "running:match")
 RESUME_HINTS = ("The next process starts at the first step that is not done; a kill inside a transaction "
-                "undoes that transaction's writes.",
-                "writing:STEP dies before COMMIT, so STEP is not done; running:STEP dies after its claim committed.")
-RESUME_SOLUTION: dict[str, str] = {
-    "before:fetch_payments": "fetch_payments",
-    "writing:fetch_invoices": "fetch_invoices",
-    "running:match": "match",
+                "undoes that transaction's writes, and only those.",
+                "The step is in the point's name; the question is its status. before:STEP: nothing has claimed "
+                "STEP yet. running:STEP: its claim committed. writing:STEP: the claim committed earlier, and only "
+                "the write that marks it done rolls back.")
+RESUME_SOLUTION: dict[str, tuple[str, str]] = {
+    "before:fetch_payments": ("fetch_payments", "pending"),
+    "writing:fetch_invoices": ("fetch_invoices", "running"),
+    "running:match": ("match", "running"),
 }
 
 
@@ -168,7 +170,7 @@ def check_resume_prediction(predictions: object) -> bool:
     from ..reconcile_worker import WorkerError, crash_points, start_worker
 
     if not isinstance(predictions, dict) or not predictions:
-        print("Not yet: give a dict {crash point: step name}, e.g. {'before:match': 'match'}.")
+        print("Not yet: give a dict {crash point: (step, status)}, e.g. {'before:match': ('match', 'pending')}.")
         return False
     if all(v is Ellipsis or v is None for v in predictions.values()):  # the cell's stub: nothing predicted yet
         print("Exercise 4.3 (where does it resume?): not attempted yet.")
@@ -182,6 +184,12 @@ def check_resume_prediction(predictions: object) -> bool:
     if missing:
         print(f"Not yet: predict all {len(RESUME_POINTS)} crash points; still open: {missing}. (Each one is a real "
               "process killed there, so the checker runs them once you have a guess for every one.)")
+        return False
+    shapes = [p for p in RESUME_POINTS if not (isinstance(predictions[p], (tuple, list)) and len(predictions[p]) == 2)]
+    if shapes:
+        print(f"Not yet: for {shapes[0]} you gave {predictions[shapes[0]]!r}. Give the step and the status it is in "
+              "when the next process opens the file, as a pair such as ('match', 'running'): the step alone is in "
+              "the crash point's name, and what the file says about it is the question.")
         return False
     right = 0
     for point, guess in predictions.items():
@@ -201,13 +209,24 @@ def check_resume_prediction(predictions: object) -> bool:
                     state = current.status if current else "finished"
                 else:
                     actual, state = "fetch_invoices", "no task in the file: it is created again"
-        if guess == actual:
+        if tuple(guess) == (actual, state):
             right += 1
             print(f"  right  killed {point:<24} -> resumes at {actual} ({state})")
         else:
-            print(f"  wrong  killed {point:<24} -> resumes at {actual} ({state}), you said {guess!r}")
+            print(f"  wrong  killed {point:<24} -> resumes at {actual} ({state}), you said {tuple(guess)!r}"
+                  + _status_advice(point, tuple(guess), state))
     print(f"{right} of {len(predictions)} right (each answer came from a real process killed with SIGKILL).")
     return right == len(predictions)
+
+
+def _status_advice(point: str, guess: tuple[object, ...], state: str) -> str:
+    """Why the status is what it is, for a guess that names the right step with the wrong status."""
+    if guess[0] != point.split(":", 1)[1] or guess[1] == state:
+        return ""
+    return {"before": ": nothing had claimed the step yet, so it is still pending",
+            "running": ": its claim committed before the kill, so it stays running until its lease lapses",
+            "writing": ": the claim committed in an earlier transaction; the kill rolls back only the write that "
+                       "would mark it done, so it is running, not pending"}.get(point.split(":", 1)[0], "")
 
 
 register(Exercise(
