@@ -10,6 +10,8 @@ only, and `held_out()` reports how they generalise. Used by notebook 2 and
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["MEMORIES", "QUESTIONS", "OFF_TOPIC", "held_out", "tune"]
 
 MEMORIES: tuple[tuple[str, str], ...] = (
@@ -115,6 +117,20 @@ def held_out() -> tuple[list[tuple[str, int]], list[str]]:
     return list(QUESTIONS[1::2]), list(OFF_TOPIC[1::2])
 
 
+def labelled_store(embedder: object, memories: tuple[tuple[str, str], ...] = MEMORIES) -> tuple[Any, Any, list[str]]:
+    """(memory, scope, ids): the memories in a fresh in-memory store with this embedder, every one stored (the set
+    is about ranking, not the write policy), and their ids in the given order."""
+    from ..long_term.memory import LongTermMemory
+    from ..long_term.records import Scope
+    from ..policy.rules import PolicyDecision
+
+    scope = Scope("paraphrases", "bench")
+    memory = LongTermMemory(embedder=embedder, policy=lambda _: PolicyDecision("store", "stored: labelled set"))  # type: ignore[arg-type]
+    ids = [r.record.id for r in memory.remember_many(scope, [{"kind": k, "content": c} for k, c in memories],
+                                                              provenance="user")]  # type: ignore[union-attr]
+    return memory, scope, ids
+
+
 def recall_at_1(embedder: object, questions: list[tuple[str, int]], memories: tuple[tuple[str, str], ...] = MEMORIES,
                 ) -> list[tuple[str, int, int, float, float]]:
     """For each question: (question, target, recalled position, cosine of the target, best cosine of any other).
@@ -122,14 +138,7 @@ def recall_at_1(embedder: object, questions: list[tuple[str, int]], memories: tu
     The memories go into a fresh in-memory store with this embedder (every one is
     stored: the set is about ranking, not the write policy).
     """
-    from ..long_term.memory import LongTermMemory
-    from ..policy.rules import PolicyDecision
-    from ..long_term.records import Scope
-
-    scope = Scope("paraphrases", "bench")
-    memory = LongTermMemory(embedder=embedder, policy=lambda _: PolicyDecision("store", "stored: labelled set"))  # type: ignore[arg-type]
-    ids = [r.record.id for r in memory.remember_many(scope, [{"kind": k, "content": c} for k, c in memories],
-                                                              provenance="user")]  # type: ignore[union-attr]
+    memory, scope, ids = labelled_store(embedder, memories)
     rows = []
     for question, target in questions:
         scores = {r.id: s for r, s in memory.similarities(scope, question)}
@@ -139,4 +148,4 @@ def recall_at_1(embedder: object, questions: list[tuple[str, int]], memories: tu
     return rows
 
 
-__all__ += ["recall_at_1"]
+__all__ += ["labelled_store", "recall_at_1"]

@@ -58,14 +58,10 @@ def locomo_table(results: dict[str, Any]) -> Table:
 def _hits(embedder: Any, questions: list[tuple[str, int]], memories: tuple[tuple[str, str], ...]
           ) -> dict[str, list[bool]]:
     """For each mode: whether the question's own memory comes first, over a fresh store of `memories`."""
-    from ..long_term.memory import LongTermMemory
-    from ..long_term.records import KINDS, Scope
-    from ..policy.rules import PolicyDecision
+    from ..long_term.records import KINDS
+    from .paraphrases import labelled_store
 
-    scope = Scope("paraphrases", "modes")
-    memory = LongTermMemory(embedder=embedder, policy=lambda _: PolicyDecision("store", "stored: labelled set"))
-    ids = [r.record.id for r in memory.remember_many(scope, [{"kind": k, "content": c} for k, c in memories],
-                                                      provenance="user")]  # type: ignore[union-attr]
+    memory, scope, ids = labelled_store(embedder, memories)
 
     def by_words(question: str) -> str | None:
         found = memory.store.lexical_search(scope, question, 1, KINDS)

@@ -145,8 +145,8 @@ class View:
 
     def __init__(self, original: str):
         self.original = original
-        self._markup = _has_markup(original)
-        exposed = "".join(c for c, _, _ in _exposed(original)) if self._markup else original
+        self._pieces = _exposed(original) if _has_markup(original) else None  # kept for origin, read once
+        exposed = "".join(c for c, _, _ in self._pieces) if self._pieces is not None else original
         # NFKC and invisible characters by table; then each mixed-script word's look-alikes, one for one, so the
         # positions the table gave stay
         self.text = exposed if exposed.isascii() else _LETTERS.sub(_unmixed, exposed.translate(_TABLE))
@@ -159,10 +159,7 @@ class View:
     def origin(self) -> list[tuple[int, int]]:
         """For each character of the view, the original characters it stands for, as (start, end): built on first
         use, since only a finding in the view needs it."""
-        if self._markup:
-            pieces = _exposed(self.original)
-        else:
-            pieces = [(c, i, i + 1) for i, c in enumerate(self.original)]
+        pieces = self._pieces if self._pieces is not None else [(c, i, i + 1) for i, c in enumerate(self.original)]
         out: list[tuple[int, int]] = []
         for piece, start, end in pieces:
             out += [(start, end)] * len(piece.translate(_TABLE))

@@ -14,12 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .detectors.numbers import iban_valid
 from .poisoning import find_hidden_text, find_instruction
 from .decision import PolicyDecision
 from .instructions import find_order
 from .normalise import first_found
-from .redirects import find_redirect_class
+from .redirects import addresses, find_redirect_class
 from .scan import Span
 
 __all__ = ["PROVENANCES", "TRUST", "admit", "find_redirect", "is_provenance", "outranks"]
@@ -49,12 +48,6 @@ _ELSEWHERE = ("refused: {what} from {provenance}; only the user gives the agent 
 _FIELD = ("refused: the memory's {field} reads like an instruction or hides text; it is shown to the model beside "
           "the memory, so it follows the same rule as the content (detector: {detector})")
 
-# Where data or money could go: an e-mail address, a link, an account number (an IBAN is checked by its mod-97).
-_TARGET = re.compile(
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|\b(?:https?|ftp)://\S+|\bwww\.[\w-]+\.\S+"
-    r"|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b"
-)
 # Verbs that move data or money (imperative or standing), in the languages the policy reads.
 _VERB = re.compile(
     r"\b(?:send|sends|sent|cc|bcc|copy|forward|forwards|route|routes|redirect|redirects|transfer|wire|pay|remit"
@@ -92,12 +85,9 @@ def _listed(text: str) -> Span | None:
     payee = _PAYEE.search(text)
     if payee is not None and not _NEGATED.search(text[max(0, payee.start() - 30): payee.start() + 1]):
         return payee.span()
-    for target in _TARGET.finditer(text):
-        value = target.group()
-        if value[:2].isalpha() and value[:2].isupper() and "@" not in value and not iban_valid(value):
-            continue  # an IBAN-shaped code that fails its check is an order or tracking number
-        if _VERB.search(text[max(0, target.start() - 80): target.end() + 40]):
-            return target.span()
+    for start, end in addresses(text):  # where data or money could go (redirects.py: addresses, links, IBANs)
+        if _VERB.search(text[max(0, start - 80): end + 40]):
+            return start, end
     return None
 
 

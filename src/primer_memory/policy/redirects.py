@@ -18,9 +18,9 @@ import re
 
 from .detectors.numbers import iban_valid
 from .scan import Span, lowered
-from .wordlist import TOKEN, Words, is_verb, marks, sentences, verb_phrase, words
+from .wordlist import Words, holds_verb, marks, sentences, words
 
-__all__ = ["ACCOUNTS", "TARGET", "find_redirect_class", "targets"]
+__all__ = ["ACCOUNTS", "TARGET", "addresses", "find_redirect_class", "targets"]
 
 TARGET = re.compile(
     r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
@@ -43,14 +43,21 @@ _NEGATED = re.compile(r"\b(?:never|don't|do\s+not|not|nie|nicht|jamais|nunca|mai
                       r"[^.\n]{0,20}$", re.I)
 
 
-def targets(text: str) -> list[tuple[int, int]]:
-    """The spans of every place data or money could go: addresses, links, valid IBANs, accounts."""
+def addresses(text: str) -> list[tuple[int, int]]:
+    """The spans of the e-mail addresses, links and valid IBANs in `text` (provenance.py's phrase list reads them
+    too)."""
     found = []
     for match in TARGET.finditer(text):
         value = match.group()
         if value[:2].isalpha() and value[:2].isupper() and "@" not in value and not iban_valid(value):
             continue  # an IBAN-shaped code that fails its check is an order or tracking number
         found.append(match.span())
+    return found
+
+
+def targets(text: str) -> list[tuple[int, int]]:
+    """The spans of every place data or money could go: addresses, links, valid IBANs, accounts."""
+    found = addresses(text)
     low, w = lowered(text), words()
     for pattern in ACCOUNTS:
         for match in pattern.finditer(text):
@@ -58,16 +65,6 @@ def targets(text: str) -> list[tuple[int, int]]:
             if _ACCOUNT_WORDS.search(before) or any(m.purpose == "payee" for m in marks(before, w)):
                 found.append(match.span())
     return sorted(found)
-
-
-def _moves(window: str, w: Words) -> bool:
-    """Whether a lower-cased window holds a verb that moves data or money, in any inflection."""
-    verbs = w.verbs["move"]
-    if not window.isascii() and verbs.written.search(window):
-        return True
-    tokens = TOKEN.findall(window)
-    return any(is_verb(t, "move", w) for t in tokens) or any(
-        verb_phrase(tokens[i:i + 4], "move", w) for i in range(len(tokens)))
 
 
 def _payee_change(low: str, w: Words) -> Span | None:
@@ -82,11 +79,7 @@ def _payee_change(low: str, w: Words) -> Span | None:
 
 def _payee_in(low: str, w: Words) -> Span | None:
     for payee in (m for m in marks(low, w) if m.purpose == "payee"):
-        window = low[max(0, payee.start - 40): payee.end + 40]
-        tokens = TOKEN.findall(window)
-        changes = (any(is_verb(t, "change", w) for t in tokens)
-                   or (not window.isascii() and w.verbs["change"].written.search(window) is not None)
-                   or any(verb_phrase(tokens[i:i + 4], "change", w) for i in range(len(tokens))))
+        changes = holds_verb(low[max(0, payee.start - 40): payee.end + 40], "change", w)
         if changes and not _NEGATED.search(low[max(0, payee.start - 40): payee.start]):
             return payee.start, payee.end
     return None
@@ -97,7 +90,7 @@ def find_redirect_class(text: str) -> Span | None:
     w = words()
     low = lowered(text)
     for start, end in targets(text):
-        if _moves(low[max(0, start - 80): end + 40], w):
+        if holds_verb(low[max(0, start - 80): end + 40], "move", w):
             return start, end
     return _payee_change(low, w)
 

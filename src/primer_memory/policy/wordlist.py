@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 __all__ = ["AS_WRITTEN", "BARE", "LANGUAGES", "MARKERS", "Mark", "PURPOSES", "SENTENCE", "TOKEN", "VERBS",
-           "VERB_LAST", "Words", "WordsError", "is_verb", "load_rows", "marks", "sentences", "verb_phrase", "words"]
+           "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "load_rows", "marks", "sentences", "verb_phrase", "words"]
 
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "pl": "polish",
@@ -179,12 +179,10 @@ def is_verb(token: str, purpose: str, w: Words, languages: frozenset[str] | None
     verbs = w.verbs[purpose]
     for language, stems in verbs.stems.items():
         if languages is None or language in languages:
-            if bare and language in BARE:
-                if token in verbs.forms[language]:
-                    return True
-                continue
             if token in verbs.forms[language]:
                 return True
+            if bare and language in BARE:
+                continue
             found = stem(token, language)
             # a stem of three letters or fewer is too common across languages (German "ändern" stems to "and",
             # Spanish "pagar" to "pag", as English "page" does): only its listed forms count
@@ -197,6 +195,17 @@ def verb_phrase(tokens: list[str], purpose: str, w: Words) -> bool:
     """Whether `tokens` open or close with a listed verb of several words ("ta bort", "devre dışı bırak")."""
     phrases = w.verbs[purpose].phrases
     return any(tuple(tokens[:n]) in phrases or tuple(tokens[-n:]) in phrases for n in (2, 3, 4))
+
+
+def holds_verb(window: str, purpose: str, w: Words) -> bool:
+    """Whether a lower-cased window holds a verb of `purpose` anywhere, in any inflection: as written (scripts
+    matched as written), by stem, or as a listed phrase of several words."""
+    if not window.isascii() and w.verbs[purpose].written.search(window):
+        return True
+    tokens = TOKEN.findall(window)
+    phrases = w.verbs[purpose].phrases
+    return any(is_verb(t, purpose, w) for t in tokens) or any(
+        tuple(tokens[i:i + n]) in phrases for i in range(len(tokens)) for n in (2, 3, 4))
 
 
 def sentences(low: str) -> Iterator[tuple[int, int]]:
