@@ -183,8 +183,8 @@ def _paraphrase_note(floor: float) -> str:
 
     memory, scope = _stores()["semantic"], _alice()
     ids = [row["id"] for row in memory.export(scope)]
-    firsts = [(q, memory.recall_with_scores(scope, q, k=1)[0]) for q, target in QUESTIONS
-              if target < len(ids) and memory.recall(scope, q, k=1)[0].id == ids[target]]
+    best = {q: memory.recall_with_scores(scope, q, k=1)[0] for q, target in QUESTIONS if target < len(ids)}
+    firsts = [(q, best[q]) for q, target in QUESTIONS if q in best and best[q][0].id == ids[target]]
     kept = [q for q, (_, score) in firsts if score >= floor]
     lowest = min(score for _, (_, score) in firsts)
     asked = sum(target < len(ids) for _, target in QUESTIONS)
