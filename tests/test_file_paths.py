@@ -27,6 +27,12 @@ def test_bad_path_values_are_refused_with_the_callers_error(value: object) -> No
 @given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60)
        .filter(lambda s: s.strip() and "/" not in s))
 def test_any_short_text_name_is_accepted_and_returned_as_given(name: str) -> None:
+    """Class of input: any short name without a slash. SQLite's own names (':memory:' and 'file:' URIs) are the
+    documented exception, refused by name (the parametrised test below); hypothesis found ':memory:' here."""
+    if name == ":memory:" or name.startswith("file:"):
+        with pytest.raises(Refused):
+            check_path_value(name, Refused)
+        return
     assert check_path_value(name, Refused) == name
     path = Path("notes") / name  # pathlib itself drops a "." part: the Path as given is what comes back
     assert check_path_value(path, Refused) == os.fspath(path)
