@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from primer_memory.policy.corpora.loader import COUNTED_ONLY, SOURCES, load
 from primer_memory.policy.registry import GATE_LIMIT, RegistryError, Selector, load_conditions
 from primer_memory.policy.rules import DETECTORS, findings, review
+from primer_memory.policy.scan import needs_digit
 
 CONDITIONS = load_conditions()
 KEYWORDS = sorted({w for c in CONDITIONS.values() for w in c.keywords})
@@ -41,16 +42,25 @@ def test_every_detector_has_one_row_and_every_row_a_detector() -> None:
 
 @pytest.mark.parametrize("text, message", [
     ("name,words,note\n", "must start with the header"),
-    ("detector,keywords,note\naws_access_key_id,AKIA,prefix\n", "lower case"),
-    ("detector,keywords,note\njwt,eyj| ,x\n", "without surrounding spaces"),
-    ("detector,keywords,note\njwt,eyj||x,x\n", "never empty"),
-    ("detector,keywords,note\njwt,eyj,x\njwt,eyj,x\n", "names jwt twice"),
-    ("detector,keywords,note\njwt,eyj,\n", "has no note"),
-    ("detector,keywords,note\njwt,eyj\n", "has 2 fields, not 3"),
+    ("detector,keywords,needs,note\naws_access_key_id,AKIA,,prefix\n", "lower case"),
+    ("detector,keywords,needs,note\njwt,eyj| ,,x\n", "without surrounding spaces"),
+    ("detector,keywords,needs,note\njwt,eyj||x,,x\n", "never empty"),
+    ("detector,keywords,needs,note\njwt,eyj,,x\njwt,eyj,,x\n", "names jwt twice"),
+    ("detector,keywords,needs,note\njwt,eyj,,\n", "has no note"),
+    ("detector,keywords,needs,note\njwt,eyj,x\n", "has 3 fields, not 4"),
+    ("detector,keywords,needs,note\njwt,eyj,letters,x\n", "needs 'letters'; the character classes are digit"),
 ])
 def test_bad_registry_data_is_a_named_error(text: str, message: str) -> None:
     with pytest.raises(RegistryError, match=message):
         load_conditions(text)
+
+
+def test_every_finder_wrapped_in_needs_digit_declares_the_digit_class() -> None:
+    """The wrapper is the code's own statement that a finder needs a digit: the registry must not lose it."""
+    wrapper = needs_digit(lambda text: None).__code__
+    wrapped = {d.name for d in DETECTORS if getattr(d.find, "__code__", None) is wrapper}
+    assert len(wrapped) > 40
+    assert [n for n in sorted(wrapped) if "digit" not in CONDITIONS[n].needs] == []
 
 
 def test_a_detector_without_a_row_or_a_row_without_a_detector_stops_the_import() -> None:
@@ -66,7 +76,8 @@ def test_a_detector_without_a_row_or_a_row_without_a_detector_stops_the_import()
 
 
 def test_a_keyword_inside_or_overlapping_another_still_selects_its_detectors() -> None:
-    """Class covered: every pair of registry keywords, nested or overlapping by any length, in any case."""
+    """Class covered: every pair of registry keywords, nested or overlapping by any length, in any case (with a
+    digit elsewhere in the text, so the digit class removes none of their detectors)."""
     selector = Selector(DETECTORS, CONDITIONS)
     owners = {w: {n for n, c in CONDITIONS.items() if w in c.keywords} for w in KEYWORDS}
     for first, second in itertools.product(KEYWORDS, repeat=2):
@@ -74,7 +85,7 @@ def test_a_keyword_inside_or_overlapping_another_still_selects_its_detectors() -
                                      if first.endswith(second[:k])]
         for text in joined:
             for shown in (text, text.upper()):
-                picked = {d.name for d in selector.select(f"x {shown} y")}
+                picked = {d.name for d in selector.select(f"x {shown} y 7")}  # 7: the digit some need
                 assert owners[first] | owners[second] <= picked, (first, second, shown)
 
 
@@ -100,6 +111,18 @@ _PIECES = st.one_of(
 def test_gated_findings_equal_ungated_on_generated_text(text: str) -> None:
     """Class covered: short texts (under the gate's limit) mixing keywords in any case, detector examples, real
     secret values from the printable corpora, separators, digits, random Unicode and token-like runs."""
+    same_with_and_without_the_pass(text)
+
+
+def _without_digits(text: str) -> str:
+    return "".join(c for c in text if not c.isdecimal())  # str.isdecimal is re's \\d: Unicode category Nd
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, min_size=1, max_size=10).map("".join).map(_without_digits))
+def test_gated_findings_equal_ungated_on_text_without_a_digit(text: str) -> None:
+    """Class covered: the generated texts above with every decimal digit (any script) removed, where the digit
+    class skips more than half the detectors: numbers spelled out, letters-only ids and keys, keywords."""
     same_with_and_without_the_pass(text)
 
 

@@ -1,11 +1,13 @@
 """Which detectors a text needs: each detector's cheap necessary condition, as data, and one pass that selects.
 
 `detectors/registry.csv` has one row per detector of `rules.DETECTORS`: its name, the keywords one of which every
-text it fires on contains (lower case, looked for in the text lower-cased), and a note saying what they are or,
-for a detector with none, why it always runs. Secret scanners with a hundred rules work this way (gitleaks,
+text it fires on contains (lower case, looked for in the text lower-cased), the character classes it needs (NEEDS:
+`digit` for a detector of numbers), and a note saying what they are or, for a detector with neither, why it
+always runs. Secret scanners with a hundred rules work this way (gitleaks,
 trufflehog and trivy each give a rule its keywords): one Aho-Corasick pass over the text (pyahocorasick, every
 occurrence, overlapping ones too) finds every keyword, so every detector that could fire; the others cannot, and
-are not called. A keyword is a *necessary* condition, never a sufficient one: a selected detector still does all
+are not called; a text without a digit skips every detector that needs one, tested once with the very check
+(`scan.has_digit`) those detectors begin with. A condition is a *necessary* one, never a sufficient one: a selected detector still does all
 of its own checks. tests/policy/test_registry.py holds the findings with the pass equal to those without it.
 
 Texts longer than GATE_LIMIT characters are read by every detector: the pass pays on short facts, and on a
@@ -19,14 +21,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 
-from .scan import Detector, lowered
+from .scan import Detector, has_digit, lowered
 
-__all__ = ["Condition", "GATE_LIMIT", "RegistryError", "Selector", "load_conditions"]
+__all__ = ["Condition", "GATE_LIMIT", "NEEDS", "RegistryError", "Selector", "load_conditions"]
 
 GATE_LIMIT = 4096
 """Characters up to which a text is read only by the detectors its keywords select."""
 
-_HEADER = ["detector", "keywords", "note"]
+NEEDS = {"digit": has_digit}
+"""The character classes a detector may need, each a cheap check of the whole text (the one its finder starts with)."""
+
+_HEADER = ["detector", "keywords", "needs", "note"]
 
 
 class RegistryError(ValueError):
@@ -36,11 +41,17 @@ class RegistryError(ValueError):
 
 @dataclass(frozen=True)
 class Condition:
-    """What a detector needs before it can fire: one of `keywords` in the lower-cased text (none: it always runs)."""
+    """What a detector needs before it can fire: one of `keywords` in the lower-cased text (none: no keyword needed)
+    and every character class of `needs`. A detector with neither always runs."""
 
     detector: str
     keywords: tuple[str, ...]
     note: str
+    needs: tuple[str, ...] = ()
+
+    @property
+    def always(self) -> bool:
+        return not self.keywords and not self.needs
 
 
 def load_conditions(text: str | None = None) -> dict[str, Condition]:
@@ -54,22 +65,28 @@ def load_conditions(text: str | None = None) -> dict[str, Condition]:
     for number, row in enumerate(rows[1:], start=2):
         if len(row) != len(_HEADER):
             raise RegistryError(f"line {number} of the registry has {len(row)} fields, not {len(_HEADER)}")
-        name, keywords, note = row
+        name, keywords, needs, note = row
         words = tuple(keywords.split("|")) if keywords else ()
         for word in words:
             if not word or word != word.lower() or word.strip() != word:
                 raise RegistryError(f"line {number} of the registry ({name}) has the keyword {word!r}; keywords are "
                                     "lower case, without surrounding spaces, and never empty")
+        wanted = tuple(needs.split("|")) if needs else ()
+        unknown = [n for n in wanted if n not in NEEDS]
+        if unknown:
+            raise RegistryError(f"line {number} of the registry ({name}) needs {unknown[0]!r}; the character classes "
+                                f"are {', '.join(NEEDS)}")
         if name in conditions:
             raise RegistryError(f"the registry names {name} twice (lines {number} and before)")
         if not note.strip():
             raise RegistryError(f"line {number} of the registry ({name}) has no note saying what its keywords are")
-        conditions[name] = Condition(name, words, note)
+        conditions[name] = Condition(name, words, note, wanted)
     return conditions
 
 
 class Selector:
-    """The detectors a text needs, in registry order: every always-run one, and each whose keyword occurs."""
+    """The detectors a text needs, in registry order: every always-run one, and each whose keyword occurs (if it
+    declares keywords) in a text holding every character class it needs."""
 
     def __init__(self, detectors: Sequence[Detector], conditions: Mapping[str, Condition]):
         names = [d.name for d in detectors]
@@ -79,10 +96,13 @@ class Selector:
             raise RegistryError(f"the registry and the detectors disagree: no row for {missing or 'none'}; rows for "
                                 f"no detector: {extra or 'none'}. Add or remove the rows in detectors/registry.csv")
         self.detectors = tuple(detectors)
-        self.always = tuple(d.name for d in detectors if not conditions[d.name].keywords)
-        # Detectors as bits of one int (bit i: detector i), so a selection is an OR per keyword found, and the
-        # tuple for each selection is built once (a text with no keyword, the usual case, gets the always-run one).
+        self.always = tuple(d.name for d in detectors if conditions[d.name].always)
+        # Detectors as bits of one int (bit i: detector i), so a selection is an OR per keyword found, then an AND
+        # with each character class's detectors if the text lacks it, and the tuple for each selection is built
+        # once (a text with no keyword, the usual case, gets the same few).
         self._always = sum(1 << i for i, d in enumerate(detectors) if not conditions[d.name].keywords)
+        self._lacking = {need: sum(1 << i for i, d in enumerate(detectors) if need in conditions[d.name].needs)
+                         for need in NEEDS}
         self._chosen: dict[int, tuple[Detector, ...]] = {}
         self._automaton = None
         by_word: dict[str, int] = {}
@@ -100,11 +120,15 @@ class Selector:
 
     def select(self, view: str) -> tuple[Detector, ...]:
         """The detectors that could fire on `view`; all of them when it is longer than GATE_LIMIT."""
-        if self._automaton is None or len(view) > GATE_LIMIT:
+        if len(view) > GATE_LIMIT:
             return self.detectors
         chosen = self._always
-        for _, bits in self._automaton.iter(lowered(view)):  # the lower case every detector reads
-            chosen |= bits
+        if self._automaton is not None:
+            for _, bits in self._automaton.iter(lowered(view)):  # the lower case every detector reads
+                chosen |= bits
+        for need, bits in self._lacking.items():
+            if bits and not NEEDS[need](view):
+                chosen &= ~bits
         found = self._chosen.get(chosen)
         if found is None:
             found = tuple(d for i, d in enumerate(self.detectors) if chosen >> i & 1)
