@@ -261,55 +261,53 @@ def positions(text: str, words: tuple[str, ...]) -> list[int]:
     cost one pass for the character set instead of 140 passes over the text).
     """
     if len(text) <= _SHORT_TEXT:
-        return _positions_by_prefix(text, words)
+        return _positions_in_one_pass(text, words)
     return _positions_by_find(text, words)
 
 
-_SHORT_TEXT = 1024  # below this one index of every detector's words is built per text; above, str.find per word
-_PREFIX = 3  # words are indexed by their first three characters (shorter words by all of theirs)
+_SHORT_TEXT = 1024  # below this one pass finds every detector's words in the text; above, str.find per word
 
 
 class _Vocabulary:
-    """Every word any detector has asked positions() for, indexed by prefix, and where each occurs in one text.
+    """Every word any detector has asked positions() for, and where each occurs in one text.
 
-    Detectors share many words ("password", "pin", "code") and most occur in no short fact at all, so
-    a text is read once for all of them: its prefixes meet the vocabulary's in one set intersection,
-    and only words whose prefix occurs are searched. Each positions() call then only picks its words
-    out of the few that occur. Registering a new word list starts the per-text index afresh.
+    Detectors share many words ("password", "pin", "code") and most occur in no short fact at all, so a text is
+    read once for all of them: one Aho-Corasick pass (pyahocorasick, every occurrence, overlapping ones too) over
+    the lowered text finds each word and its starts, as `str.find` from every position would. Each positions()
+    call then only picks its words out of the few that occur. Registering a new word list rebuilds the automaton.
     """
 
     def __init__(self) -> None:
-        self.by_prefix: dict[str, list[str]] = {}
-        self.prefixes: frozenset[str] = frozenset()
         self.lists: dict[tuple[str, ...], frozenset[str]] = {}
+        self.automaton: object | None = None
         self.last: tuple[str | None, dict[str, list[int]]] = (None, {})  # one attribute: threads see a whole pair
 
     def words(self, words: tuple[str, ...]) -> frozenset[str]:
         known = self.lists.get(words)
         if known is None:
-            known = frozenset(words)
-            for word in known:
-                group = self.by_prefix.setdefault(word[:_PREFIX], [])
-                if word not in group:
-                    group.append(word)
-            self.prefixes = frozenset(self.by_prefix)
+            import ahocorasick
+
+            known = frozenset(w for w in words if w)
             self.lists[words] = known
-            self.last = (None, {})  # the index of the last text lacks the new words
+            automaton = ahocorasick.Automaton()
+            for word in frozenset().union(*self.lists.values()):
+                automaton.add_word(word, len(word))
+            automaton.make_automaton()
+            self.automaton, self.last = automaton, (None, {})  # the index of the last text lacks the new words
         return known
 
     def occurring(self, low: str) -> dict[str, list[int]]:
         text, present = self.last
         if low is not text and low != text:
             present = {}
-            grams = {low[i:i + n] for n in range(1, _PREFIX + 1) for i in range(len(low) - n + 1)}
-            for prefix in self.prefixes & grams:
-                for word in self.by_prefix[prefix]:
-                    pos = low.find(word)
-                    if pos != -1:
-                        starts = present[word] = []
-                        while pos != -1:
-                            starts.append(pos)
-                            pos = low.find(word, pos + 1)
+            if self.automaton is not None and self.lists:
+                for end, length in self.automaton.iter(low):  # type: ignore[attr-defined]
+                    word = low[end - length + 1:end + 1]
+                    starts = present.get(word)
+                    if starts is None:
+                        present[word] = [end - length + 1]
+                    else:
+                        starts.append(end - length + 1)
             self.last = (low, present)
         return present
 
@@ -317,7 +315,7 @@ class _Vocabulary:
 _VOCABULARY = _Vocabulary()
 
 
-def _positions_by_prefix(text: str, words: tuple[str, ...]) -> list[int]:
+def _positions_in_one_pass(text: str, words: tuple[str, ...]) -> list[int]:
     """positions() for short text: the starts of those of `words` that occur, from the shared per-text index."""
     wanted = _VOCABULARY.words(words)
     occurring = _VOCABULARY.occurring(lowered(text))
