@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.detectors import context, documents, health, ids, loose, nearby, phrases, spoken
+from primer_memory.policy.detectors import (codes, context, documents, health, ids, lines, loose, nearby, phrases,
+                                            spoken, tokens)
 from primer_memory.policy.registry import load_conditions
 
 TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
@@ -33,6 +34,16 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     "passphrase_words": [context._PHRASE_WORDS],
     "insurance_member_id": [health._MEMBER_WORDS],
     "passport_number": [ids._PASSPORT_WORDS],
+    "entry_code": [codes._ENTRY_TRIGGERS],
+    "recovery_secret": [codes._RECOVERY_TRIGGERS],
+    "bank_account": [codes._BANK_TRIGGERS],
+    # Every prefix of a vendor format (its finder looks for nothing else; the prefixes are ASCII, so a prefix in
+    # the text is its lower case in the lowered text).
+    "vendor_token": [tuple(f.prefix for f in tokens.TOKEN_FORMATS)],
+    # Each path of find_cli_password: a flag after its command's name, a long --password flag, or a command
+    # secret's own words; the Spring log path needs the word "value" (it is skipped without it).
+    "cli_password": [lines._MYSQL_NAMES, ("sshpass", "login", "curl", "wget", "http", "--", "value"),
+                     *(words for words, pattern in lines._COMMAND_SECRETS if pattern is not lines._SPRING_VALUE)],
 }
 """Detector -> the trigger lists its finder starts from (any of them)."""
 
@@ -54,6 +65,11 @@ NOTES = {
     "passphrase_words": "a passphrase or app password word (context._PHRASE_WORDS)",
     "insurance_member_id": "a health plan's member word (health._MEMBER_WORDS)",
     "passport_number": "a passport's name in any of its languages (ids._PASSPORT_WORDS)",
+    "entry_code": "a word for what a code opens or how it is entered (codes._ENTRY_TRIGGERS)",
+    "recovery_secret": "a recovery, backup or seed word (codes._RECOVERY_TRIGGERS)",
+    "bank_account": "a bank account's words: routing, transit, account in its languages (codes._BANK_TRIGGERS)",
+    "vendor_token": "a vendor format's fixed prefix (tokens.TOKEN_FORMATS)",
+    "cli_password": "a command's name, a long flag's '--', a command secret's own words, or 'value' (lines.py)",
 }
 CONDITIONS = load_conditions()
 
