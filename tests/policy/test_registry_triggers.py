@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.detectors import (codes, context, documents, health, ids, lines, loose, nearby, phrases,
-                                            spoken, tokens)
+from primer_memory.policy.detectors import (codes, context, documents, health, ids, ids_europe, ids_world, lines, loose,
+                                            nearby, phrases, spoken, tokens)
 from primer_memory.policy.registry import load_conditions
 
 TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
@@ -44,6 +44,26 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     # secret's own words; the Spring log path needs the word "value" (it is skipped without it).
     "cli_password": [lines._MYSQL_NAMES, ("sshpass", "login", "curl", "wget", "http", "--", "value"),
                      *(words for words, pattern in lines._COMMAND_SECRETS if pattern is not lines._SPRING_VALUE)],
+    # Identifiers judged only next to their names: every first_valid call of the finder passes its Names, and
+    # first_valid returns at once when Names.present finds none (ca_sin's finder asks ids._named first).
+    **{name: [names.words for names in lists] for name, lists in {
+        "nl_bsn": [ids_europe._BSN_NAMES], "de_steuer_id": [ids_europe._DE_NAMES],
+        "se_personnummer": [ids_europe._SE_NAMES], "dk_cpr": [ids_europe._DK_NAMES],
+        "pl_pesel": [ids_europe._PL_NAMES], "pt_nif": [ids_europe._PT_NAMES], "ie_ppsn": [ids_europe._IE_NAMES],
+        "ro_cnp": [ids_europe._RO_NAMES], "gr_amka": [ids_europe._AMKA_NAMES], "ru_snils": [ids_europe._SNILS_NAMES],
+        "ru_inn": [ids_europe._INN_NAMES], "ua_rnokpp": [ids_europe._RNOKPP_NAMES],
+        "cz_rodne_cislo": [ids_europe._CZ_NAMES], "in_pan": [ids_world._PAN_NAMES],
+        "jp_my_number": [ids_world._JP_NAMES], "au_tfn": [ids_world._TFN_NAMES],
+        "au_medicare": [ids_world._MEDICARE_NAMES], "tr_kimlik": [ids_world._TR_NAMES],
+        "il_teudat_zehut": [ids_world._IL_NAMES], "id_nik": [ids_world._NIK_NAMES],
+        "gb_nhs_number": [ids_world._NHS_NAMES], "ca_health_number": [ids_world._PHN_NAMES, ids_world._OHIP_NAMES],
+        "hu_taj_or_tax_id": [ids_world._HU_TAJ_NAMES, ids_world._HU_TAX_NAMES]}.items()},
+    "ca_sin": [ids._NAMES["sin"]],
+    # Fixed pieces a finder asks for before anything else: every Swiss AHV number starts 756, every Emirates ID
+    # 784, and a BitLocker key is eight dashed groups.
+    "ch_ahv": [("756",)],
+    "ae_emirates_id": [("784",)],
+    "bitlocker_key": [("-",)],
 }
 """Detector -> the trigger lists its finder starts from (any of them)."""
 
@@ -70,6 +90,14 @@ NOTES = {
     "bank_account": "a bank account's words: routing, transit, account in its languages (codes._BANK_TRIGGERS)",
     "vendor_token": "a vendor format's fixed prefix (tokens.TOKEN_FORMATS)",
     "cli_password": "a command's name, a long flag's '--', a command secret's own words, or 'value' (lines.py)",
+    **{name: "the identifier's names (Names in ids_europe.py, ids_world.py or ids.py): a number counts only next to one"
+       for name in ("nl_bsn", "de_steuer_id", "se_personnummer", "dk_cpr", "pl_pesel", "pt_nif", "ie_ppsn", "ro_cnp",
+                    "gr_amka", "ru_snils", "ru_inn", "ua_rnokpp", "cz_rodne_cislo", "in_pan", "jp_my_number", "au_tfn",
+                    "au_medicare", "tr_kimlik", "il_teudat_zehut", "id_nik", "gb_nhs_number", "ca_health_number",
+                    "hu_taj_or_tax_id", "ca_sin")},
+    "ch_ahv": "every AHV number starts 756 (its finder returns at once without it)",
+    "ae_emirates_id": "every Emirates ID starts 784 (its finder returns at once without it)",
+    "bitlocker_key": "a BitLocker key is dashed groups (its finder returns at once without a '-')",
 }
 CONDITIONS = load_conditions()
 
