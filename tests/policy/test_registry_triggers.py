@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.detectors import (codes, context, documents, health, ids, ids_europe, ids_world, lines, loose,
-                                            nearby, phrases, spoken, tokens)
+from primer_memory.policy.detectors import (codes, context, documents, hashes, health, ids, ids_europe, ids_world,
+                                            lines, loose, nearby, phrases, spoken, tokens, words)
 from primer_memory.policy.registry import load_conditions
 
 TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
@@ -64,6 +64,20 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     "ch_ahv": [("756",)],
     "ae_emirates_id": [("784",)],
     "bitlocker_key": [("-",)],
+    # The fixed pieces each always-run finder asked for first, by hand, before this registry existed.
+    "mrz": [("<<",)],
+    "private_key_block": [("-----BEGIN ", "PuTTY-User-Key-File-")],
+    "private_key_file": [("---- BEGIN SSH2 ", '"kty"', "untrusted comment: ")],
+    "password_hash": [("$", "::"), tuple(piece for piece, _ in hashes._OTHER_HASHES)],
+    "url_credentials": [("://", "jdbc:oracle:")],
+    "encoded_private_key": [(words._PEM_IN_BASE64,)],
+    "encoded_password": [("b64", "base64")],
+    "byte_array_key": [("[",)],
+    "marked_key": [tuple(mark for mark, _ in tokens._MARKED)],
+    "labelled_secret": [tuple(piece for piece, _, _ in tokens._LABELLED)],
+    "wireguard_private_key": [("privatekey", "presharedkey")],
+    "password_assignment": [("=", ":")],
+    "credential_file_line": [("login", ":", "user", "/")],
 }
 """Detector -> the trigger lists its finder starts from (any of them)."""
 
@@ -98,6 +112,19 @@ NOTES = {
     "ch_ahv": "every AHV number starts 756 (its finder returns at once without it)",
     "ae_emirates_id": "every Emirates ID starts 784 (its finder returns at once without it)",
     "bitlocker_key": "a BitLocker key is dashed groups (its finder returns at once without a '-')",
+    "mrz": "a machine-readable zone's filler '<<' (its finder returns at once without it)",
+    "private_key_block": "a PEM or PuTTY key's header (its finder reads from one)",
+    "private_key_file": "an SSH2 key's header, a JWK's kty, or a minisign key's comment (its finder asks for each)",
+    "password_hash": "a crypt hash's '$', a NetNTLM or pwdump line's '::', or another hash's fixed piece (hashes.py)",
+    "url_credentials": "a URL's '://' or an Oracle JDBC string (its finder reads from one)",
+    "encoded_private_key": "'-----BEGIN' in base64 (words._PEM_IN_BASE64)",
+    "encoded_password": "the word b64 or base64 (its finder returns at once without one)",
+    "byte_array_key": "an array's '[' (its finder returns at once without one)",
+    "marked_key": "a key's inner mark (tokens._MARKED)",
+    "labelled_secret": "a vendor label's fixed piece (tokens._LABELLED)",
+    "wireguard_private_key": "WireGuard's PrivateKey or PresharedKey",
+    "password_assignment": "an assignment's '=' or ':' (its finder returns at once without one)",
+    "credential_file_line": "a file line's ':', 'login', 'user' or ' / ' (each of its patterns holds one)",
 }
 CONDITIONS = load_conditions()
 
@@ -116,3 +143,24 @@ def test_each_trigger_list_is_what_its_finder_reads() -> None:
     """A wrong answer this test must catch: a registry row that names a list its finder does not read."""
     assert set(NOTES) == set(TRIGGERED_BY)
     assert all(CONDITIONS[name].note.startswith(NOTES[name]) for name in TRIGGERED_BY)
+
+
+NEEDS_CHECKED_BY = {"digit": ("has_digit", "needs_digit", "_FOUR_DICTATED"), "long_token": ("has_long_token",),
+                    "non_ascii": ("isascii",)}
+"""What a finder's code calls to test each character class: a row may need a class only if its finder tests it."""
+
+
+def test_a_class_a_row_needs_is_tested_by_its_finder() -> None:
+    """Class covered: every registry row with a character class. A row that needs a class its finder never tests
+    (a wrong answer this catches: 'long_token' on a detector of short codes) fails, naming the detector."""
+    import inspect
+
+    from primer_memory.policy.rules import DETECTORS
+
+    untested = []
+    for detector in DETECTORS:
+        finder = getattr(detector.find, "__wrapped__", None)
+        source = "needs_digit" if finder is not None else inspect.getsource(detector.find)
+        untested += [(detector.name, need) for need in CONDITIONS[detector.name].needs
+                     if not any(check in source for check in NEEDS_CHECKED_BY[need])]
+    assert untested == []

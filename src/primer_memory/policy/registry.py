@@ -21,15 +21,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 
-from .scan import Detector, has_digit, lowered
+from .scan import Detector, has_digit, has_long_token, lowered
 
 __all__ = ["Condition", "GATE_LIMIT", "NEEDS", "RegistryError", "Selector", "load_conditions"]
 
 GATE_LIMIT = 4096
 """Characters up to which a text is read only by the detectors its keywords select."""
 
-NEEDS = {"digit": has_digit}
-"""The character classes a detector may need, each a cheap check of the whole text (the one its finder starts with)."""
+def _non_ascii(text: str) -> bool:
+    return not text.isascii()
+
+
+NEEDS = {"digit": has_digit, "long_token": has_long_token, "non_ascii": _non_ascii}
+"""The character classes a detector may need, each a cheap check of the whole text (the one its finder starts with):
+a digit; 16 characters in a row with no space, quote, comma or semicolon (a key's length); a character outside
+ASCII (hidden and bidi-override characters are)."""
 
 _HEADER = ["detector", "keywords", "needs", "note"]
 
