@@ -102,3 +102,25 @@ FACTS = ["Alice emailed Bob yesterday about the budget.", "The new office is in 
 def test_a_fact_that_sends_nothing_anywhere_is_stored(text: str) -> None:
     assert find_redirect(text) is None
     assert LongTermMemory().remember(SCOPE, "semantic", text, provenance="user").stored
+
+
+# --------------------------------------------------------------------------- the payee gate (issue 44)
+
+_ROWS = load_rows()
+_MARKER_WORDS = sorted({word for word, _, purpose in _ROWS if purpose not in ("action", "move", "change")})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_MARKER_WORDS), st.sampled_from([w for w, _, _ in _ROWS]),
+                          st.text(max_size=8), st.sampled_from([" ", "\n", ". ", "-", "’", "'"])),
+                min_size=1, max_size=12).map("".join))
+def test_without_a_head_no_marker_of_that_purpose_is_found(text: str) -> None:
+    """Class covered: texts built from every marker word and every word of the list, glued or spaced, in any
+    order, with random text between: where may_mark says no marker of a purpose can occur, marks() finds none.
+    The redirect check skips reading sentences for a payee on that answer."""
+    from primer_memory.policy.wordlist import marks, may_mark, words
+
+    w = words()
+    low = text.lower()
+    found = {m.purpose for m in marks(low, w)}
+    assert all(may_mark(low, purpose, w) for purpose in found)

@@ -18,7 +18,7 @@ import re
 
 from .detectors.numbers import iban_valid
 from .scan import Span, lowered
-from .wordlist import Words, holds_verb, marks, sentences, words
+from .wordlist import Words, holds_verb, marks, may_mark, sentences, words
 
 __all__ = ["ACCOUNTS", "TARGET", "addresses", "find_redirect_class", "targets"]
 
@@ -70,6 +70,8 @@ def targets(text: str) -> list[tuple[int, int]]:
 def _payee_change(low: str, w: Words) -> Span | None:
     """A change word near a payee word in one sentence (each distinct sentence read once), not negated just
     before."""
+    if not may_mark(low, "payee", w):
+        return None  # no payee word anywhere: no sentence to read
     for start, end in sentences(low):
         found = _payee_in(low[start:end], w)
         if found is not None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 __all__ = ["AS_WRITTEN", "BARE", "LANGUAGES", "MARKERS", "Mark", "PURPOSES", "SENTENCE", "TOKEN", "VERBS",
-           "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "load_rows", "marks", "sentences", "verb_phrase", "words"]
+           "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "load_rows", "marks", "may_mark", "sentences",
+           "verb_phrase", "words"]
 
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "pl": "polish",
@@ -66,6 +67,7 @@ class Words:
     unspaced: dict[str, re.Pattern[str]]  # purpose -> pattern for Chinese, Japanese and Hindi markers
     unspaced_languages: dict[str, str]  # such a marker -> its language
     verbs: dict[str, VerbSet]
+    heads: dict[str, tuple[str, ...]]  # purpose -> the first token of each of its markers (or the unspaced word)
 
 
 @dataclass(frozen=True)
@@ -138,18 +140,30 @@ def words() -> Words:
     unspaced: dict[str, list[str]] = {}
     unspaced_languages: dict[str, str] = {}
     verbs: dict[str, list[tuple[str, str]]] = {p: [] for p in VERBS}
+    heads: dict[str, set[str]] = {}
     for word, language, purpose in load_rows():
         if purpose in verbs:
             verbs[purpose].append((word, language))
         elif language in _UNSPACED:
             unspaced.setdefault(purpose, []).append(word)
             unspaced_languages[word] = language
+            heads.setdefault(purpose, set()).add(word)
         else:
-            spaced.setdefault(tuple(TOKEN.findall(word)), {}).setdefault(purpose, set()).add(language)
+            tokens = tuple(TOKEN.findall(word))
+            spaced.setdefault(tokens, {}).setdefault(purpose, set()).add(language)
+            heads.setdefault(purpose, set()).add(tokens[0])
     return Words(
         {k: tuple((p, frozenset(v)) for p, v in by.items()) for k, by in spaced.items()}, max(map(len, spaced)),
         {p: re.compile("|".join(map(re.escape, sorted(ws, key=len, reverse=True)))) for p, ws in unspaced.items()},
-        unspaced_languages, {p: _verb_set(rows) for p, rows in verbs.items()})
+        unspaced_languages, {p: _verb_set(rows) for p, rows in verbs.items()},
+        {p: tuple(sorted(ws)) for p, ws in heads.items()})
+
+
+def may_mark(low: str, purpose: str, w: Words) -> bool:
+    """Whether the lower-cased `low` could hold a marker of `purpose`: every marker marks() finds starts with one
+    of its heads (a token, or an unspaced word) written in the text, so without one there is none. Substring
+    searches in C, before marks() tokenises every sentence."""
+    return any(head in low for head in w.heads.get(purpose, ()))
 
 
 def marks(sentence: str, w: Words) -> list[Mark]:
