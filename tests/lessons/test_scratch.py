@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,3 +42,18 @@ def test_the_last_folder_takes_the_parent_with_it() -> None:
 
     code = "from primer_memory.lessons.scratch import scratch_folder; print(scratch_folder('exits'))"
     run_in_empty_tmp([sys.executable, "-c", code])
+
+
+def test_fresh_path_never_hands_out_a_used_name_and_remakes_a_removed_folder(tmp_path: Path) -> None:
+    """Class covered: files and folders, with and without a suffix, the folder removed between calls."""
+    from primer_memory.lessons.scratch import fresh_path
+
+    folder = tmp_path / "work"
+    first = fresh_path(folder, "tasks.db")
+    assert first == folder / "tasks.db" and folder.is_dir()
+    first.write_text("x")
+    assert fresh_path(folder, "tasks.db") == folder / "tasks-2.db"
+    (folder / "notes").mkdir()
+    assert fresh_path(folder, "notes") == folder / "notes-2"
+    shutil.rmtree(folder)
+    assert fresh_path(folder, "tasks.db") == folder / "tasks.db" and folder.is_dir()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..postgres import process_alive, process_started
 
-__all__ = ["PARENT", "reap_scratch", "scratch_folder"]
+__all__ = ["PARENT", "fresh_path", "reap_scratch", "scratch_folder"]
 
 PARENT = Path(tempfile.gettempdir()) / "primer-memory-lessons"
 _mine: list[Path] = []
@@ -40,6 +40,22 @@ def scratch_folder(prefix: str) -> Path:
         atexit.register(_remove_mine)
     _mine.append(folder)
     return folder
+
+
+def fresh_path(folder: Path, name: str) -> Path:
+    """`folder / name` the first time, then `name-2`, `name-3`... (before the suffix): a path nothing has used yet.
+
+    A notebook cell that makes a file, a database or a folder takes its path from here, so running the cell again
+    starts afresh instead of finding what its first run left ("task already exists", a thread's outputs twice).
+    The folder is made again if a clean-up cell removed it.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    stem, dot, suffix = name.partition(".")
+    candidate, n = folder / name, 1
+    while candidate.exists():
+        n += 1
+        candidate = folder / f"{stem}-{n}{dot}{suffix}"
+    return candidate
 
 
 def reap_scratch() -> list[Path]:
