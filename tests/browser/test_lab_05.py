@@ -42,6 +42,8 @@ def test_05_rls_caller_attack_and_forgotten_where(browser: Any, lab: Any, screen
         page.locator(".pm-workers-kill").click()
         shown = wait_for_text(page, "pm-workers-text", "with SIGKILL while it held a step", timeout_s=90)
         assert "1 killed" in shown
+        page.locator(".pm-workers-add").click()
+        wait_for_text(page, "pm-workers-text", "Added worker 4 to the same task list", timeout_s=90)
         assert not problems(page)
     finally:
         page.close()

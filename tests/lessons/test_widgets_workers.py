@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 import uuid
@@ -13,7 +14,7 @@ from primer_memory.lessons.widgets import WorkersView, workers_panel, workers_vi
 
 
 def plain(markup: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", markup)).strip()
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", markup)).strip())
 
 
 def step(name: str, status: str, holder: str | None = None) -> Step:
@@ -132,3 +133,38 @@ def test_a_rerun_panel_starts_cleanly_and_leaves_no_schema_behind(pg_dsn: str) -
     with psycopg.connect(pg_dsn) as admin:
         left = admin.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE %s", (name + "%",)).fetchall()
     assert left == [], "every round's schema is dropped"
+
+
+def test_a_killed_lone_worker_names_its_lease_and_the_way_on() -> None:
+    """The step still names the killed worker (its lease has not run out); the note says so and offers 'add one'."""
+    view = workers_view({"t": [step("a", "running", "w1"), step("b", "pending")]}, {"t": [claim(1, "a", "w1")]},
+                        {"w1": "killed"})
+    text = " ".join(view.notes)
+    assert "still names w1 as its holder" in text and "Press 'add one'" in text and "leased to nobody" not in text
+
+
+@pytest.mark.slow
+def test_one_worker_killed_then_one_added_takes_its_step_over() -> None:
+    """With a single worker nobody can take over; 'add one' starts a worker on the same list, which does."""
+    import time
+
+    panel = workers_panel(tasks=2, lease=1.0, work_ms=600)
+    try:
+        panel.buttons["add"].click()
+        assert "No task list yet: press start first" in plain(panel.text.value)
+        panel.count.value = 1
+        panel.buttons["start"].click()
+        panel.buttons["kill"].click()
+        text = plain(panel.text.value)
+        assert "Killed worker 1 with SIGKILL" in text and "Press 'add one'" in text, text
+        panel.buttons["add"].click()
+        assert "Added worker 2 to the same task list" in plain(panel.text.value)
+        for _ in range(60):
+            panel.buttons["refresh"].click()
+            if "Every step is done" in plain(panel.text.value):
+                break
+            time.sleep(0.5)
+        text = plain(panel.text.value)
+        assert "Every step is done exactly once." in text and "worker 2 took the step over" in text, text
+    finally:
+        panel.stop()

@@ -80,8 +80,9 @@ def workers_view(steps: Mapping[str, Sequence[Any]], events: Mapping[str, Sequen
             notes.append(f"{name} was killed while holding a step; nobody renews its lease now, so another worker "
                          "will take that step over when the lease runs out.")
         else:
-            notes.append(f"{name} was killed while holding a step, and no worker is left alive to take it over: "
-                         "the step waits, leased to nobody, until a new worker starts (press start).")
+            notes.append(f"{name} was killed while holding a step, and no worker is left alive to take it over: the "
+                         f"step still names {name} as its holder, and when that lease runs out nobody is there to "
+                         "claim it. Press 'add one' to start a worker on this same list and watch it take the step.")
     if total and finished == total:
         notes.append("Every step is done" + (" exactly once." if not done_twice else "."))
     if done_twice:
@@ -89,9 +90,12 @@ def workers_view(steps: Mapping[str, Sequence[Any]], events: Mapping[str, Sequen
     return WorkersView(rows=rows, workers=dict(workers), takeovers=takeovers, notes=notes)
 
 
-def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks: int = 6,
-                  lease: float = 1.0, work_ms: float = 400.0, timeout: float = 60.0) -> Any:
-    """Start N workers on a fresh list of `tasks` three-step tasks, kill one, and watch.
+def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks: int | None = None,
+                  lease: float = 1.0, work_ms: float = 1500.0, timeout: float = 60.0) -> Any:
+    """Start N workers on a fresh list of three-step tasks, kill one, add one, and watch.
+
+    `tasks` defaults to two per worker (four at least), and each step takes `work_ms`: every worker then has about
+    six steps of 1.5 s, so the list takes some ten seconds whatever N is, time enough to read the panel and kill.
 
     With `dsn` the list lives in PostgreSQL (schema `schema`, emptied on start); without it,
     in an SQLite file in a temporary folder of the panel's own. Each start uses a fresh schema
@@ -126,9 +130,10 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
     start = w.Button(description="start", icon="play", tooltip="a fresh task list and N worker processes")
     kill = w.Button(description="kill one", icon="bolt", button_style="danger",
                     tooltip="SIGKILL a worker that holds a running step")
+    add = w.Button(description="add one", icon="plus", tooltip="one more worker process on the same task list")
     look = w.Button(description="refresh", icon="refresh", tooltip="read the task list again")
     for widget, css in ((count, "pm-workers-count"), (start, "pm-workers-start"), (kill, "pm-workers-kill"),
-                        (look, "pm-workers-refresh")):
+                        (add, "pm-workers-add"), (look, "pm-workers-refresh")):
         widget.add_class(css)
     text = w.HTML()
     text.add_class("pm-workers-text")
@@ -182,16 +187,30 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
         state["round"] += 1
         state["procs"], state["killed"] = {}, set()
         drop_round()  # left by an earlier panel on the same schema (a re-run cell)
+        jobs = tasks or max(4, 2 * count.value)
         with open_store() as store:
-            for n in range(tasks):
+            for n in range(jobs):
                 store.create_task(f"job-{n + 1}", "a job of three steps", ["fetch", "transform", "load"])
-        for i in range(count.value):
-            name = f"worker {i + 1}"
-            state["procs"][name] = start_drainer(name, lease=lease, work_ms=work_ms, **where())
+        for _ in range(count.value):
+            launch()
         for proc in state["procs"].values():
             proc.wait_for("READY", timeout=timeout)
         time.sleep(min(1.0, work_ms / 1000 * 2))
-        show(f"Started {count.value} worker process(es) on {tasks} tasks of three steps.")
+        show(f"Started {count.value} worker process(es) on {jobs} tasks of three steps.")
+
+    def launch() -> str:
+        name = f"worker {len(state['procs']) + 1}"
+        state["procs"][name] = start_drainer(name, lease=lease, work_ms=work_ms, **where())
+        return name
+
+    def on_add(_button: object = None) -> None:
+        if not state["procs"]:
+            show("No task list yet: press start first.")
+            return
+        name = launch()
+        state["procs"][name].wait_for("READY", timeout=timeout)
+        time.sleep(lease + 0.5)  # a lease left by a killed worker runs out, and the new one may claim its step
+        show(f"Added {name} to the same task list, then waited {lease + 0.5:g} s.")
 
     def on_kill(_button: object = None) -> None:
         if not state["procs"]:
@@ -201,7 +220,8 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
             holders = {s.lease_owner for t in store.tasks() for s in store.step_details(t) if s.status == "running"}
         alive = sorted(n for n, s in worker_states().items() if s == "alive" and n in holders)
         if not alive:
-            show("Nothing was killed: no live worker holds a running step right now.")
+            show("Nothing was killed: no live worker holds a running step right now (when every step is done, "
+                 "press start for a fresh list).")
             return
         victim = alive[0]
         state["procs"][victim].kill()
@@ -211,11 +231,12 @@ def workers_panel(*, dsn: str | None = None, schema: str = "worker_panel", tasks
 
     start.on_click(on_start)
     kill.on_click(on_kill)
+    add.on_click(on_add)
     look.on_click(lambda _b: show())
     show()
-    panel = _panel_class()("WorkersPanel", [w.HBox([count, start, kill, look]), text])
+    panel = _panel_class()("WorkersPanel", [w.HBox([count, start, kill, add, look]), text])
     panel.count, panel.text = count, text
-    panel.buttons = {"start": start, "kill": kill, "refresh": look}
+    panel.buttons = {"start": start, "kill": kill, "add": add, "refresh": look}
     panel.stop = stop_all
     panel._folder = folder
     weakref.finalize(panel, stop_all)
