@@ -60,13 +60,17 @@ def test_steps_html_escapes_what_it_shows() -> None:
 POINTS = crash_points()
 
 
+@pytest.mark.parametrize("last", [None, "killed", "finished"])
 @pytest.mark.parametrize("alive", [True, False])
 @pytest.mark.parametrize("paused_at", [None, *POINTS])
 @pytest.mark.parametrize("chosen", [None, *POINTS])
-def test_crash_decision_is_true_for_every_input(chosen: str | None, paused_at: str | None, alive: bool) -> None:
-    action, why = crash_decision(chosen, paused_at, alive, POINTS)
-    if not alive:
-        assert action == "refuse" and "no worker is running" in why
+def test_crash_decision_is_true_for_every_input(chosen: str | None, paused_at: str | None, alive: bool,
+                                                last: str | None) -> None:
+    action, why = crash_decision(chosen, paused_at, alive, POINTS, last=last)
+    if not alive:  # the refusal names the button that helps after what happened last
+        assert action == "refuse"
+        assert ("Press resume" in why) == (last == "killed") and ("ran to the end" in why) == (last == "finished")
+        assert ("Press start first" in why) == (last is None)
     elif chosen is None:  # "no crash" selected: never kill
         assert action == "refuse" and "Nothing was killed" in why
     elif paused_at is not None and POINTS.index(chosen) > POINTS.index(paused_at):
@@ -94,7 +98,7 @@ def test_resume_note_says_what_really_happened(before: list[str], finished: bool
     else:
         first = "abc"[before.index(next(s for s in before if s != "done"))]
         assert f"carried on from its first unfinished step, {first}." in note
-    assert ("ran the job to the end" in note) == finished
+    assert ("ran the job to the end" in note) == (finished and not (before and all(s == "done" for s in before)))
 
 
 @pytest.fixture
@@ -182,6 +186,24 @@ def test_buttons_in_the_wrong_order_explain_themselves(panel) -> None:
     assert "Nothing to crash" in plain(panel.text.value)
     panel.buttons["resume"].click()  # a finished file: the new process has nothing to do, and says so
     assert "Every step was already done, so the new process found nothing to do" in plain(panel.text.value)
+
+
+def test_crash_twice_and_resume_twice_say_what_is_true(panel) -> None:
+    """Crash after a crash: the worker is already dead (press resume), and what it printed stays on screen. Resume
+    after the job is done: nothing to do, and no claim that it ran the job."""
+    panel.buttons["start"].click()
+    panel.buttons["crash"].click()
+    killed = plain(panel.text.value)
+    assert "Killed the worker with SIGKILL" in killed
+    panel.buttons["crash"].click()
+    again = plain(panel.text.value)
+    assert "the worker was already killed. Press resume" in again and "Press start first" not in again
+    assert "(killed with SIGKILL)" in again and "(nothing yet)" not in again
+    panel.buttons["resume"].click()
+    assert "ran the job to the end" in plain(panel.text.value)
+    panel.buttons["resume"].click()
+    twice = plain(panel.text.value)
+    assert "found nothing to do and exited" in twice and "ran the job to the end" not in twice
 
 
 @pytest.mark.slow

@@ -80,13 +80,19 @@ def crash_view(steps: list[Any], note: str, worker_lines: list[str] | tuple[str,
 
 
 def crash_decision(chosen: str | None, paused_at: str | None, alive: bool,
-                   points: list[str] | None = None) -> tuple[str, str]:
+                   points: list[str] | None = None, *, last: str | None = None) -> tuple[str, str]:
     """Pure: what the crash button does, ("kill" | "run_on" | "refuse", why), for the chooser and the worker's state.
 
     "no crash" selected never kills; a point later than where the worker waits runs it on first;
-    an earlier (or the same) point kills it where it stands, and the note says so.
+    an earlier (or the same) point kills it where it stands, and the note says so. `last` says how the last
+    worker ended ("killed", "finished" or None: none has run), so a refusal names the button that helps.
     """
     if not alive:
+        if last == "killed":
+            return "refuse", ("Nothing to crash: the worker was already killed. Press resume to carry on in a new "
+                              "process, or start to begin again.")
+        if last == "finished":
+            return "refuse", "Nothing to crash: the job ran to the end. Press start to run it again."
         return "refuse", "Nothing to crash: no worker is running. Press start first."
     if chosen is None:
         return "refuse", ("Nothing was killed: the crash point is set to \"no crash\". Choose a point to crash at, "
@@ -107,7 +113,7 @@ def resume_note(before: list[Any], after: list[Any], finished: bool) -> str:
         head = ("The file held no task (the crash came before the task was created, or nothing ran yet), so the "
                 "new process created it and started from the first step.")
     elif first is None:
-        head = "Every step was already done, so the new process found nothing to do."
+        return "Every step was already done, so the new process found nothing to do and exited."
     else:
         head = f"A new process opened the same file and carried on from its first unfinished step, {first}."
     if not finished:
@@ -159,7 +165,7 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
         button.add_class(name)
     text = w.HTML()
     text.add_class("pm-crash-text")
-    state: dict[str, Any] = {"worker": None, "at": None, "count": 0}
+    state: dict[str, Any] = {"worker": None, "at": None, "count": 0, "last": None, "lines": []}
 
     def show(note: str, lines: list[str] | tuple[str, ...] = ()) -> None:
         steps, integrity = _read_file(path, RECONCILE_TASK_ID)
@@ -189,6 +195,7 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
         worker.finish(timeout=timeout)
         lines = worker.lines
         stop_worker()
+        state["last"], state["lines"] = "finished", list(lines)
         return "The worker ran the job to the end and exited.", lines, True
 
     def on_start(_button: object = None) -> None:
@@ -196,16 +203,16 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(f"{path}{suffix}"):
                 os.remove(f"{path}{suffix}")
-        state["count"] = 0
+        state["count"], state["last"], state["lines"] = 0, None, []
         note, lines, _ = run(chooser.value)
         show("Started the job on an empty file. " + note, lines)
 
     def on_crash(_button: object = None) -> None:
         worker = state["worker"]
         alive = worker is not None and worker.alive
-        action, why = crash_decision(chooser.value, state["at"], alive, points)
+        action, why = crash_decision(chooser.value, state["at"], alive, points, last=state["last"])
         if action == "refuse":
-            show(why, list(worker.lines) if alive else [])
+            show(why, list(worker.lines) if alive else state["lines"])  # what the last worker printed stays
             return
         target = chooser.value
         if action == "run_on":
@@ -220,9 +227,11 @@ def crash_panel(path: Any = None, *, crash_at: str | None = "before:match", time
         at, lines = state["at"], list(worker.lines)
         stop_worker()
         if at is None:
+            state["last"], state["lines"] = "finished", lines
             show("The worker finished the job before it reached the chosen point; nothing was left to kill.", lines)
             return
         lines.append("(killed with SIGKILL)")
+        state["last"], state["lines"] = "killed", lines
         show(f"{why + ' ' if why else ''}Killed the worker with SIGKILL {_point_label(at)}: no cleanup ran in it. "
              "The table is read by opening the file afresh, as a new process would.", lines)
 
