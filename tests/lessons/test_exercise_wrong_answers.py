@@ -172,6 +172,16 @@ def never_catches(store, task_id, worker, output):  # type: ignore[no-untyped-de
     return store.apply(task_id, {"step": lease.step, "status": "done", "output": output}, worker=worker)
 
 
+def writes_under_its_name(store, task_id, worker, output):  # type: ignore[no-untyped-def]
+    from primer_memory import LeaseHeld
+
+    try:
+        lease = store.claim(task_id, worker)
+    except LeaseHeld:
+        return None
+    return store.apply(task_id, {"step": lease.step, "status": "done", "output": output}, worker=worker)
+
+
 def claims_only(store, task_id, worker, output):  # type: ignore[no-untyped-def]
     from primer_memory import LeaseHeld
 
@@ -262,7 +272,7 @@ WRONG: dict[str, list[object]] = {
             {"before:fetch_payments": "fetch_payments", "writing:fetch_invoices": "fetch_invoices",
              "running:match": "match"},
             ["fetch_payments", "fetch_invoices", "match"]],
-    "4.4": [apply_without_a_claim, claim_but_no_worker, never_catches, claims_only],
+    "4.4": [apply_without_a_claim, claim_but_no_worker, never_catches, claims_only, writes_under_its_name],
     "5.1": [prefix_policy, case_blind, open_when_unset, trusts_the_plain_setting, swallows_a_forgery,
             returns_a_number],
     "5.2": ["a", "b", "c", "e", ["d"], ("d",), "f"],

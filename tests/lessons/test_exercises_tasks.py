@@ -130,3 +130,13 @@ def test_a_trailing_space_in_the_output_is_named(capsys: pytest.CaptureFixture[s
     """Issue 49: '3 matched, 1 unpaid ' got no hint about the space."""
     assert grade("4.1", '{"step": "match", "status": "done", "output": "3 matched, 1 unpaid "}') is False
     assert "white space at its start or end" in capsys.readouterr().out
+
+
+def test_4_4_a_write_under_the_workers_name_alone_is_told_to_use_the_fence(capsys: pytest.CaptureFixture[str]) -> None:
+    """The wrong answer the fence exists for: apply(worker=worker) lets a frozen process's late write through once a
+    new process under the same name claimed the step; the message names the mistake and the fix."""
+    from test_exercise_wrong_answers import writes_under_its_name
+
+    assert t4.check_take_step(writes_under_its_name) is False
+    out = capsys.readouterr().out
+    assert "wrong  you froze for 40 s" in out and "apply(..., lease=lease)" in out and "4 of 5 right" in out

@@ -255,9 +255,10 @@ register(Exercise(
 
 LEASE_OUTPUT = "3 matched, 1 unpaid"
 LEASE_HINTS = ("claim(task_id, worker) first: it returns a Lease naming the step, and raises LeaseHeld while another "
-               "worker's lease is live. Then apply the proposal as that worker: apply(..., worker=worker).",
+               "worker's lease is live. Then apply the proposal under that lease: apply(..., lease=lease), the "
+               "fence, so a write that comes after the lease ran out and the step was claimed again is refused.",
                "try: lease = store.claim(task_id, worker)  except LeaseHeld: return None; then return "
-               "store.apply(task_id, {'step': lease.step, 'status': 'done', 'output': output}, worker=worker).")
+               "store.apply(task_id, {'step': lease.step, 'status': 'done', 'output': output}, lease=lease).")
 
 
 def take_step(store, task_id, worker, output):  # type: ignore[no-untyped-def]
@@ -268,7 +269,7 @@ def take_step(store, task_id, worker, output):  # type: ignore[no-untyped-def]
         lease = store.claim(task_id, worker)
     except LeaseHeld:
         return None  # someone else is working on it: leave it alone
-    return store.apply(task_id, {"step": lease.step, "status": "done", "output": output}, worker=worker)
+    return store.apply(task_id, {"step": lease.step, "status": "done", "output": output}, lease=lease)
 
 
 def _stub_take_step(store, task_id, worker, output):  # type: ignore[no-untyped-def]
@@ -306,7 +307,25 @@ _LEASE_CASES = {
     "held": "worker A holds match, its lease live for 20 more seconds",
     "expired": "worker A claimed match 40 s ago with a 30 s lease and never renewed it",
     "mine": "worker B (you) already holds match",
+    "frozen": "you froze for 40 s between claim and apply; a new process of worker B claimed match again meanwhile",
 }
+
+
+class _FreezesAfterClaim:
+    """The store as a worker sees it that freezes between its claim and its write: the lease runs out, and a new
+    process under the same name (a restarted container) claims the step again, attempt 2, before the write."""
+
+    def __init__(self, store: Any, clock: _Clock) -> None:
+        self._store, self._clock = store, clock
+
+    def claim(self, task_id: str, worker: str, *args: Any, **kwargs: Any) -> Any:
+        lease = self._store.claim(task_id, worker, *args, **kwargs)
+        self._clock.now += 40.0 + (args[0] if args else kwargs.get("lease_seconds", 30.0))
+        self._store.claim(task_id, worker, 30.0)  # the new process, same name, a new attempt
+        return lease
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
 
 
 def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
@@ -316,14 +335,19 @@ def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
 
     with tempfile.TemporaryDirectory() as folder:
         clock = _Clock()
-        store = _lease_case(folder, name, clock)
+        store = _lease_case(folder, "free" if name == "frozen" else name, clock)
         try:
             before = len(store.events(RECONCILE_TASK_ID))
             try:
-                result = take(store, RECONCILE_TASK_ID, "worker B", LEASE_OUTPUT)
+                result = take(_FreezesAfterClaim(store, clock) if name == "frozen" else store, RECONCILE_TASK_ID,
+                              "worker B", LEASE_OUTPUT)
             except NotImplementedError:
                 raise  # a stub: check() says "not attempted yet"
             except Exception as error:
+                from ...tasks.store import LeaseLost
+
+                if name == "frozen" and isinstance(error, LeaseLost):
+                    return True, "the store refused your late write (the fence: your lease was attempt 1, not 2)"
                 hint = (" Another worker's live lease is not an error to pass on: catch LeaseHeld and return None."
                         if name == "held" and type(error).__name__ == "LeaseHeld" else "")
                 return False, f"your function raised {type(error).__name__}: {error}.{hint}"
@@ -332,6 +356,12 @@ def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
             finished = store.step_details(RECONCILE_TASK_ID)[-1]
         finally:
             store.close()
+    if name == "frozen":
+        if result is None and not any(e.accepted and e.status == "done" for e in events):
+            return True, "returned None and wrote nothing"
+        return False, ("your write went through after your lease ran out and a new process of worker B claimed the "
+                       "step again: two processes now think they did match. Write under the lease, "
+                       "apply(..., lease=lease), and the store refuses a write from an older attempt")
     if name == "held":
         if result is not None:
             return False, f"you returned {result!r:.80}; with worker A's lease live, return None and leave it"
@@ -345,7 +375,7 @@ def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
     if name in ("free", "expired") and not claimed:
         return False, "the step was written without a claim: claim it first, so no other worker can take it meanwhile"
     if not any(e.accepted and e.status == "done" and e.worker == "worker B" for e in events):
-        return False, "the log does not show worker B writing done: apply with worker=worker"
+        return False, "the log does not show worker B writing done: apply under your lease, apply(..., lease=lease)"
     attempts = {"expired": 2}.get(name, 1)
     if finished.attempts != attempts:
         return False, f"match took {finished.attempts} attempts, expected {attempts}"
@@ -355,7 +385,7 @@ def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
 
 
 def check_take_step(take: object) -> bool:
-    """Exercise 4.4: run the learner's take_step as worker B in four situations, on a clock moved by hand."""
+    """Exercise 4.4: run the learner's take_step as worker B in five situations, on a clock moved by hand."""
     if not callable(take):
         print(f"Not yet: give a function take_step(store, task_id, worker, output); got {type(take).__name__}.")
         return False
@@ -367,7 +397,8 @@ def check_take_step(take: object) -> bool:
     print(f"{right} of {len(_LEASE_CASES)} right.")
     if right == len(_LEASE_CASES):
         print("Right. The reconcile worker does exactly this, plus a heartbeat thread that renews its lease while "
-              "it works, so a slow worker keeps its step and only a dead or stalled one loses it.")
+              "it works, so a slow worker keeps its step and only a dead or stalled one loses it; and when a "
+              "stalled one wakes up, the fence refuses what it writes.")
     return right == len(_LEASE_CASES)
 
 
