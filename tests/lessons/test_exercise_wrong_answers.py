@@ -194,6 +194,23 @@ def claims_only(store, task_id, worker, output):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- notebook 5
 
 
+def recall_by_k(exact_ids, found_ids, k):  # type: ignore[no-untyped-def]
+    return len(set(found_ids[:k]) & set(exact_ids[:k])) / k
+
+
+def precision_not_recall(exact_ids, found_ids, k):  # type: ignore[no-untyped-def]
+    return len(set(found_ids[:k]) & set(exact_ids[:k])) / max(len(found_ids[:k]), 1)
+
+
+def recall_in_order(exact_ids, found_ids, k):  # type: ignore[no-untyped-def]
+    return sum(a == b for a, b in zip(exact_ids[:k], found_ids[:k])) / max(len(exact_ids[:k]), 1)
+
+
+def recall_past_k(exact_ids, found_ids, k):  # type: ignore[no-untyped-def]
+    return len(set(found_ids) & set(exact_ids[:k])) / len(exact_ids[:k]) if exact_ids else 1.0
+
+
+
 def _scope(settings, verify):  # type: ignore[no-untyped-def]
     token = settings.get("app.scope")
     return verify(token) if token else (None, None)
@@ -276,6 +293,7 @@ WRONG: dict[str, list[object]] = {
     "5.1": [prefix_policy, case_blind, open_when_unset, trusts_the_plain_setting, swallows_a_forgery,
             returns_a_number],
     "5.2": ["a", "b", "c", "e", ["d"], ("d",), "f"],
+    "5.4": [recall_by_k, precision_not_recall, recall_in_order, recall_past_k],
     "5.3": [{"the write-ahead log"}, {"base backups"}, set(exercise("5.3").solution) | {"the table's indexes"},
             {"the table's heap file", "the table's indexes"}, ["the write-ahead log", "backups"]],
     "6.1": [from_config, user_from_config, lower_cased, no_collection, as_list],  # test_exercises_plug_in.py's

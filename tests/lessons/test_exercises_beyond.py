@@ -7,7 +7,7 @@ import pytest
 from primer_memory.lessons.exercises import grade
 from primer_memory.lessons.exercises._core import exercise, exercises
 
-IDS = ["5.1", "5.2", "5.3"]
+IDS = ["5.1", "5.2", "5.3", "5.4"]
 
 
 def test_the_notebook_5_exercises_are_registered() -> None:
@@ -77,3 +77,26 @@ def test_a_rule_that_accepts_an_unset_scope_is_rejected(capsys: pytest.CaptureFi
     assert grade("5.1", plain_equality) is False
     out = capsys.readouterr().out
     assert "no scope set" in out and "Not yet" in out
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("recall_by_k", "you divided by k"), ("precision_not_recall", "that is precision"),
+    ("recall_in_order", "compare sets"), ("recall_past_k", "rows past the first k")])
+def test_5_4_each_recall_mistake_is_named(name: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class covered: the usual wrong formulas for recall@k; each is rejected and told the mistake it makes."""
+    import test_exercise_wrong_answers as wrong
+
+    from primer_memory.lessons.exercises import grade
+
+    assert grade("5.4", getattr(wrong, name)) is False
+    assert message in capsys.readouterr().out
+
+
+def test_5_4_the_solution_agrees_with_the_notebooks_own_recall() -> None:
+    """The figure section 5 prints is hits over true neighbours (lessons.vector_search): the solution is the same."""
+    from primer_memory.lessons.exercises.beyond import RECALL_CASES, recall_at_k
+
+    for _, exact, found, k in RECALL_CASES:
+        truth = exact[:k]
+        if truth:
+            assert recall_at_k(exact, found, k) == len(set(found[:k]) & set(truth)) / len(truth)

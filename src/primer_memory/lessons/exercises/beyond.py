@@ -1,4 +1,4 @@
-"""Notebook 5's exercises: the row policy, the per-transaction scope, and where erased text still lives."""
+"""Notebook 5's exercises: the row policy, the per-transaction scope, where erased text still lives, and HNSW recall."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from ._core import Exercise, register
 
-__all__ = ["ERASURE_COPIES", "ForgedScope", "SCOPE_STATEMENTS", "row_visible", "verify"]
+__all__ = ["ERASURE_COPIES", "ForgedScope", "RECALL_CASES", "SCOPE_STATEMENTS", "recall_at_k", "row_visible", "verify"]
 
 
 # --------------------------------------------------------------------------- 5.1: the signed-scope policy, in Python
@@ -217,4 +217,98 @@ register(Exercise(
            "What replays every insert, and what was copied before the erasure?"),
     solution=set(_AFTER_REWRITE),
     stub=None,
+))
+
+
+# --------------------------------------------------------------------------- 5.4: how much did the walk miss?
+
+
+def recall_at_k(exact_ids: Any, found_ids: Any, k: int) -> float:
+    """The share of the true top k (the exact search's first k ids) that the approximate search's first k hold.
+
+    Order does not count, an id counts once, and a partition with fewer than k records has fewer true neighbours:
+    divide by how many there are (none: nothing could be missed, 1.0). An HNSW walk that returns fewer than k rows
+    is not excused: the rows it did not return are misses.
+    """
+    truth = list(dict.fromkeys(exact_ids))[:k]
+    if not truth:
+        return 1.0
+    return len(set(list(found_ids)[:k]) & set(truth)) / len(truth)
+
+
+def _stub_recall_at_k(exact_ids: Any, found_ids: Any, k: int) -> float:
+    """The share of the true top k that the approximate search's first k hold."""
+    ...
+
+
+RECALL_CASES: list[tuple[str, list[int], list[int], int]] = [
+    ("the walk found 8 of the 10 true neighbours", list(range(10)), [0, 1, 2, 3, 4, 5, 6, 7, 40, 41], 10),
+    ("the same 10 neighbours in another order", list(range(10)), list(range(9, -1, -1)), 10),
+    ("a filtered walk returned only 4 rows, all right", list(range(10)), [0, 1, 2, 3], 10),
+    ("a partition of 3 records: 3 true neighbours, all found", [5, 6, 7], [7, 5, 6], 10),
+    ("the search returned one id three times", list(range(10)), [0, 0, 0, 1], 10),
+    ("20 rows returned for k=5: only the first 5 count", [0, 1, 2, 3, 4], [9, 8, 7, 6, 5, 0, 1, 2, 3, 4], 5),
+    ("an empty partition", [], [], 10),
+]
+"""Situations an HNSW comparison meets, each as (what happened, exact ids, found ids, k)."""
+
+RECALL_MISTAKES: dict[str, tuple[Any, str]] = {
+    "by k": (lambda e, f, k: len(set(f[:k]) & set(e[:k])) / k if k else 1.0,
+             "you divided by k: a partition with fewer than k records has fewer true neighbours to find; divide by "
+             "how many there are"),
+    "by returned": (lambda e, f, k: len(set(f[:k]) & set(e[:k])) / len(f[:k]) if f else 1.0,
+                    "you divided by the rows the search returned: that is precision, and a walk that returns 4 right "
+                    "rows of 10 would score 1.0; divide by the true neighbours"),
+    "in order": (lambda e, f, k: sum(a == b for a, b in zip(e[:k], f[:k])) / len(e[:k]) if e else 1.0,
+                 "you compared position by position: recall asks whether a true neighbour was found at all, in any "
+                 "order; compare sets"),
+    "every copy": (lambda e, f, k: sum(i in set(e[:k]) for i in f[:k]) / len(e[:k]) if e else 1.0,
+                   "you counted an id each time it came back: count each true neighbour once (a set)"),
+    "past k": (lambda e, f, k: len(set(f) & set(e[:k])) / len(e[:k]) if e else 1.0,
+               "you counted rows past the first k: a search asked for k is judged on its first k"),
+}
+"""Wrong formulas a learner writes, each with what it gets wrong: the checker names the one the answer matches."""
+
+
+def _check_recall(answer: Any) -> bool:
+    if not callable(answer):
+        print(f"Not yet: give a function recall_at_k(exact_ids, found_ids, k); got {type(answer).__name__}.")
+        return False
+    right = 0
+    for what, exact, found, k in RECALL_CASES:
+        expected = recall_at_k(exact, found, k)
+        try:
+            got = answer(list(exact), list(found), k)
+        except ZeroDivisionError:
+            print(f"  wrong  {what}: your function divided by zero; with no true neighbours nothing could be "
+                  "missed: return 1.0")
+            continue
+        except Exception as error:
+            print(f"  wrong  {what}: your function raised {type(error).__name__}: {error}")
+            continue
+        if isinstance(got, (int, float)) and not isinstance(got, bool) and abs(got - expected) < 1e-9:
+            right += 1
+            print(f"  right  {what}: {expected:.2f}")
+            continue
+        said = next((message for formula, message in RECALL_MISTAKES.values()
+                     if isinstance(got, (int, float)) and abs(formula(exact, found, k) - got) < 1e-9
+                     and abs(formula(exact, found, k) - expected) > 1e-9), None)
+        print(f"  wrong  {what}: you returned {got!r:.40}, expected {expected:.2f}" + (f"; {said}" if said else ""))
+    print(f"{right} of {len(RECALL_CASES)} right.")
+    if right == len(RECALL_CASES):
+        print("Right. This is how the HNSW figures above were computed: the exact search is the truth, and each "
+              "HNSW search is scored on the share of it that it found.")
+    return right == len(RECALL_CASES)
+
+
+register(Exercise(
+    id="5.4",
+    title="how much did the walk miss?",
+    checker=_check_recall,
+    hints=("The exact search's first k ids are the truth. Which of them are among the first k the HNSW search "
+           "returned, whatever their order?",
+           "Make both sets: set(exact_ids[:k]) and set(found_ids[:k]); divide the size of their intersection by how "
+           "many true neighbours there are (and return 1.0 when there are none)."),
+    solution=recall_at_k,
+    stub=_stub_recall_at_k,
 ))
