@@ -54,3 +54,36 @@ def test_has_slide_metadata_and_converts_to_slides(notebook: nbformat.NotebookNo
     assert len(slides) >= 5
     body, _ = SlidesExporter().from_notebook_node(notebook)
     assert body.count("<section") >= len(slides)
+
+
+@pytest.mark.parametrize(("number", "name", "call"), [
+    ("01", "budget_view", "budget_view(40, 4, 40).gone_text()"),
+    ("02", "recall_view", "recall_view"),
+])
+def test_a_function_the_prose_invites_you_to_call_is_imported_where_it_says_so(number: str, name: str,
+                                                                                call: str) -> None:
+    """The panels' prose suggests calling their view functions yourself; the setup cell does not import them, so
+    the same cell names the import, and the suggestion runs as written after it (it raised NameError)."""
+    path = next(p for p in NOTEBOOKS if p.name.startswith(number))
+    said = [c.source for c in nbformat.read(path, as_version=4).cells
+            if c.cell_type == "markdown" and f"`{call}" in c.source.replace("\n", "")]
+    assert said and all(f"from primer_memory.lessons.widgets import {name}" in s for s in said)
+    namespace: dict = {}
+    exec(f"from primer_memory.lessons.widgets import {name}\nresult = {call}", namespace)  # noqa: S102
+    assert namespace["result"] is not None
+
+
+def test_no_cell_rebinds_a_name_the_setup_or_hypothesis_imported() -> None:
+    """Notebook 1 named a loop variable `settings`, rebinding hypothesis's `settings`: a later settings(...) failed."""
+    import ast
+
+    for path in NOTEBOOKS:
+        cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+        imported: set[str] = set()
+        for source in cells:
+            tree = ast.parse(source)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+                    assert node.target.id not in imported, f"{path.name}: a loop rebinds {node.target.id}"
+            imported |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                         if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
