@@ -100,3 +100,16 @@ def test_5_4_the_solution_agrees_with_the_notebooks_own_recall() -> None:
         truth = exact[:k]
         if truth:
             assert recall_at_k(exact, found, k) == len(set(found[:k]) & set(truth)) / len(truth)
+
+
+def test_5_1_the_row_written_with_no_scope_is_named_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    """Plain equality against the settings shows the empty row to a caller with no scope; the feedback said
+    'row / with no scope set'. It names the row now."""
+    def unset_equals_empty(row_tenant, row_user, settings, verify):  # type: ignore[no-untyped-def]
+        token = settings.get("app.scope")
+        scope = verify(token) if token else ("", "")  # no scope read as the empty scope: plain equality
+        return (row_tenant, row_user) == scope
+
+    assert grade("5.1", unset_equals_empty) is False
+    out = capsys.readouterr().out
+    assert "the row written with no scope (tenant '' and user '')" in out and "row / " not in out

@@ -65,6 +65,11 @@ def _expected(row: tuple[str, str], settings: dict[str, str]) -> bool | None:
         return None
 
 
+def _row_name(row: tuple[str, str]) -> str:
+    """A row as the feedback names it; the row written with no scope has empty parts, shown as such."""
+    return f"row {row[0]}/{row[1]}" if all(row) else "the row written with no scope (tenant '' and user '')"
+
+
 def _check_policy(answer: Any) -> bool:
     if not callable(answer):
         print(f"Not yet: give a function row_visible(row_tenant, row_user, settings, verify); "
@@ -78,7 +83,7 @@ def _check_policy(answer: Any) -> bool:
             except ForgedScope:
                 if expected is None:
                     continue
-                print(f"Not yet: row {row[0]}/{row[1]} with {label}: your policy raised ForgedScope, but that scope "
+                print(f"Not yet: {_row_name(row)} with {label}: your policy raised ForgedScope, but that scope "
                       "is genuine (or there is none). Call verify only on a non-empty app.scope.")
                 return False
             if expected is None:
@@ -87,11 +92,11 @@ def _check_policy(answer: Any) -> bool:
                       "'no rows' looks like an empty result, and nobody hears of it.")
                 return False
             if not isinstance(got, bool):
-                print(f"Not yet: a policy answers True or False; for row {row[0]}/{row[1]} yours returned "
+                print(f"Not yet: a policy answers True or False; for {_row_name(row)} yours returned "
                       f"{type(got).__name__} {got!r:.60}. (bool(...) turns a value into one.)")
                 return False
             if got is not expected:
-                print(f"Not yet: row {row[0]}/{row[1]} with {label}: expected {expected}, your policy said {got!r}.")
+                print(f"Not yet: {_row_name(row)} with {label}: expected {expected}, your policy said {got!r}.")
                 if got and "injected" in label:
                     print("app.tenant_id and app.user_id are plain settings: injected SQL sets them with set_config. "
                           "Only the scope verify returns may decide.")
