@@ -301,6 +301,52 @@ WRONG: dict[str, list[object]] = {
 
 CASES = [(i, answer) for i, answers in WRONG.items() for answer in answers]
 
+# The phrase in each wrong answer's feedback that names its mistake, in WRONG's order (chosen by reading every
+# message; 6.1's are in test_exercises_plug_in.py). A checker that only said "wrong" would fail here.
+MISTAKE_NAMED = {
+ "1.1": ["raised IndexError", "stripped every final mark", "raised AssertionError", "trailing period is still there",
+         "stripped every final mark", "joined with ', '", "pass your function itself"],
+ "1.2": ["more than that", "fewer than that", "fewer than that", "whole number", "whole number", "whole number"],
+ "1.3": ["A negative index is not a start", "your window starts at index 14", "your window starts at index 11",
+         "starts at index 13 (tool)", "return an index into the messages"],
+ "2.1": ["so is something else", "the reconcile habit is not among them", "so is something else",
+         "the reconcile habit is not among them", "not the bare string 'procedural'", "k must be at least 1"],
+ "2.2": ["avoid 'reconcile' and 'invoice'", "the hashing embedder did not put the habit first",
+         "avoid 'reconcile' and 'invoice'", "non-empty string", "non-empty string"],
+ "2.3": ["wrong  'what is it?'", "wrong  'what is it?'", "'what happened with Globex?': nothing",
+         "'what happened with Globex?': nothing", "got '0.3'", "got 30", "got 0."],
+ "2.4": ["you added the raw scores", "you kept only the memories both rankings found", "your list is worst first",
+         "you left out the 60", "you counted ranks from 0", "you kept each memory's best rank",
+         "you put one ranking after the other", "return the ids only", "an id appears twice"],
+ "3.1": ["you said 'store'; the policy says 'skip'", "you said 'store'; the policy says 'skip'",
+         "you said 'refuse'; the policy says 'skip'", "Not guessed yet", "the policy's word is 'refuse'",
+         "give a dict that maps each"],
+ "3.2": ["got through: '/memories/%2e%2e/secrets'", "got through: '/memories/../secrets.txt'",
+         "got through: '/memories_backup/x.md'", "is_safe must return True or False"],
+ "3.3": ["a keyword such as 'from now on' is not an order", "masking an order leaves the rest of it",
+         "should come back as text with the secret masked", "masking an order leaves the rest of it"],
+ "4.1": ["the exercise asks you to report the output", "the step is running", "a done step is final",
+         "unknown field(s) 'confidence'", "output null for step match", "a proposal is JSON text or a dict"],
+ "4.2": ["Check the type first", "refused '3 matched, 1 unpaid (Globex)'", "accepted ''",
+         "accepted 'finished matching'"],
+ "4.3": ["still open: ['writing:fetch_invoices', 'running:match']", "still open: ['writing:fetch_invoices']",
+         "still open: ['writing:fetch_invoices']", "as a pair such as ('match', 'running')",
+         "give a dict {crash point: (step, status)}"],
+ "4.4": ["the step was written without a claim", "this proposal names no worker", "your function raised LeaseHeld",
+         "return the step as apply() wrote it", "apply(..., lease=lease)"],
+ "5.1": ["no prefix, no case folding", "no prefix, no case folding", "With no scope set there must be no rows",
+         "injected SQL sets them with set_config", "let it propagate", "a policy answers True or False"],
+ "5.2": ["SET lasts for the whole session", "false means 'for the session'", "a bearer secret for its whole lifetime",
+         "app.tenant_id is a plain setting", "answer with one letter as a string", "got tuple ('d',)", "got 'f'"],
+ "5.3": ["you left out ['base backups']", "you left out ['the write-ahead log']", "are new files written with",
+         "are new files written with", "['backups'] are not in ERASURE_COPIES"],
+ "5.4": ["you divided by k", "that is precision", "compare sets", "rows past the first k"],
+}
+
+
+NAMED_CASES = [(i, answer, phrase) for i, phrases in MISTAKE_NAMED.items()
+               for answer, phrase in zip(WRONG[i], phrases, strict=True)]
+
 
 def _label(answer: object) -> str:
     """A test id that is the same in every process (a set's repr follows the hash seed, so it is sorted first)."""
@@ -322,6 +368,20 @@ def test_a_wrong_answer_is_rejected_with_feedback(exercise_id: str, answer: obje
     assert out.strip(), "a checker always says something"
     assert CHECKER_FAILED not in out, out
     assert "not attempted yet" not in out, out  # an attempt is never mistaken for a stub
+
+
+def test_every_wrong_answer_has_the_phrase_naming_its_mistake() -> None:
+    assert sorted(MISTAKE_NAMED) == sorted(set(WRONG) - {"6.1"})
+    assert all(len(MISTAKE_NAMED[i]) == len(WRONG[i]) for i in MISTAKE_NAMED)
+
+
+@pytest.mark.parametrize(("exercise_id", "answer", "phrase"), NAMED_CASES,
+                         ids=[f"{i}-{_label(a)}" for i, a, _ in NAMED_CASES])
+def test_a_wrong_answer_is_told_its_mistake(exercise_id: str, answer: object, phrase: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Class covered: every wrong answer above; the feedback must hold the phrase that names what it got wrong."""
+    grade(exercise_id, answer)
+    assert phrase in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("exercise_id", sorted(WRONG))
