@@ -32,6 +32,8 @@ MESSAGE_WRITERS = {
     "integrations/model.py:proposal_prompt": "the request, the last turn of a prompt build_prompt renders",
     "lessons/examples.py:tool_turn": "the lesson's agent chat: history fed to ShortTermMemory, never to a model",
     "lessons/exercises/short_term.py:check_last_sentences": "an exercise's chat, read by the learner's summarizer",
+    "lessons/scripted_claude.py:scripted_client.reply": "the scripted API's answer (a canned model turn), which the "
+                                                       "SDK receives; nothing is sent to a model",
 }
 """Where a chat message may be written, and why. A new entry needs a reason of the same kind."""
 
