@@ -78,6 +78,9 @@ def test_corpus_is_big_and_covers_every_detector() -> None:
     from test_detect_round8 import FIRES as ROUND_8
 
     covered |= set(ROUND_7) | set(ROUND_8)
+    from test_catalogue import FIRES as CATALOGUE  # issue 48: the identifier catalogue's families
+
+    covered |= set(CATALOGUE)
     missing = sorted({d.name for d in DETECTORS} - covered)
     assert missing == [], missing
 

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from .decision import STORE_REASON, PolicyDecision, Verdict  # noqa: F401  (Verdict: still importable from here)
-from .detectors import ids
+from .detectors import catalogue, ids
 from .detectors import vendors
 from .detectors.codes import find_bank_account, find_entry_code, find_recovery_secret
 from .detectors.formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
@@ -216,6 +216,11 @@ DETECTORS: tuple[Detector, ...] = (
              "Member ID: ... with an insurer named near it"),
     Detector("dsn_credentials", "a password in a database DSN", find_dsn_credentials,
              "root:pw@tcp(127.0.0.1:3306)/shop"),
+    # Issue 48: identifiers judged by python-stdnum's catalogue, one detector a kind (detectors/catalogue.csv).
+    Detector("catalogue_bank_account", "a bank account number near its label, valid under a stdnum format",
+             needs_digit(catalogue.find_bank_account_by_catalogue), "CBU 2850590940090418135201"),
+    Detector("catalogue_tax_id", "a tax id near its label, valid under a stdnum format",
+             needs_digit(catalogue.find_tax_id_by_catalogue), "RFC GODE561231GR8"),
     # Round 7, from the sixth corpus's tune half: the last resort, a value-like token soon after a credential word.
     Detector("loose_credential", "a value-like token right after a password, PIN or code word, in any phrasing",
              find_loose_credential, "lockbox on the side gate, code 5978; PIN ya M-Pesa ni 4938", fallback=True),
