@@ -1,5 +1,5 @@
-"""Identifiers judged by python-stdnum's catalogue (issue 48, step 1): bank accounts and tax ids that are not
-IBANs, by kind, near a label, narrowed to the country the text names.
+"""Identifiers judged by python-stdnum's catalogue (issue 48): bank accounts that are not IBANs, tax ids and
+personal ids, by kind, near a label, narrowed to the country the text names.
 
 Each class is generated, not typed: a random number of the format's shape, drawn again until stdnum calls it
 valid (stdnum is the oracle, so no test knows the check digits), written the way people write it, next to a
@@ -83,6 +83,32 @@ def _stnr(rng: random.Random) -> str:
     return _until_valid(rng, lambda r: f"{_digits(r, 3)}/{_digits(r, 3)}/{_digits(r, 5)}", stnr.is_valid)
 
 
+def _svnr(rng: random.Random) -> str:
+    from stdnum.at import vnr
+    value = _until_valid(rng, lambda r: _digits(r, 4) + f"{r.randint(1, 28):02d}{r.randint(1, 12):02d}"
+                         f"{r.randint(0, 99):02d}", vnr.is_valid)
+    return f"{value[:4]} {value[4:]}"
+
+
+def _cc(rng: random.Random) -> str:
+    from stdnum.pt import cc
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    value = _until_valid(rng, lambda r: _digits(r, 9) + r.choice(letters) + r.choice(letters) + r.choice("0123456789"),
+                         cc.is_valid)
+    return f"{value[:8]} {value[8]} {value[9:]}"
+
+
+def _epic(rng: random.Random) -> str:
+    from stdnum.in_ import epic
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return _until_valid(rng, lambda r: "".join(r.choice(letters) for _ in range(3)) + _digits(r, 7), epic.is_valid)
+
+
+def _dni(rng: random.Random) -> str:
+    value = f"{rng.randint(10, 45)}{_digits(rng, 6)}"
+    return f"{value[:2]}.{value[2:5]}.{value[5:]}"
+
+
 CLASSES = {  # class: (make a number, sentences it is written in; {} is the number)
     "Argentine CBU": (_cbu, ["Mi CBU es {} para la transferencia.", "Transfer to account number {}, Argentina."]),
     "Czech account": (_cz, ["Číslo účtu: {}", "Pay to my Czech bank account {} please."]),
@@ -93,6 +119,10 @@ CLASSES = {  # class: (make a number, sentences it is written in; {} is the numb
     "French SPI": (_spi, ["Numéro fiscal (SPI) : {}", "Mon numéro fiscal est le {}."]),
     "UK UTR": (_utr, ["HMRC UTR {}", "My unique taxpayer reference is {}."]),
     "German Steuernummer": (_stnr, ["Steuernummer {}", "Meine Steuernummer beim Finanzamt: {}."]),
+    "Austrian social insurance number": (_svnr, ["Meine Sozialversicherungsnummer: {}", "SVNR {} (e-card)."]),
+    "Portuguese Cartão de Cidadão": (_cc, ["Cartão de Cidadão n.º {}", "My Portuguese citizen card is {}."]),
+    "Indian voter id": (_epic, ["Voter ID (EPIC): {}", "My EPIC number is {}."]),
+    "Argentine DNI": (_dni, ["Mi DNI es {}.", "DNI {} (Argentina)."]),
 }
 
 
@@ -120,17 +150,19 @@ def test_a_number_wrapped_over_two_lines_is_read_whole(seed: int, cut: int) -> N
 @settings(max_examples=60, deadline=None)
 @given(digits=st.text("0123456789", min_size=9, max_size=12))
 def test_a_bare_number_under_a_generic_label_passes_unless_a_rare_format_accepts_it(digits: str) -> None:
-    """False-alarm class: nine to twelve digits after 'account number' or 'tax id', with no country named. Formats
+    """False-alarm class: nine to twelve digits after 'account number', 'tax id' or 'identity card', with no country
+    named. Formats
     whose single check digit any such number passes one time in ten (Norway's, the UK's UTR) or that have no check
     (ITIN, Steuernummer) are not tried, so the catalogue stays silent on all of them."""
-    for text in (f"The account number {digits} is on the invoice.", f"Their tax id {digits} is public."):
+    for text in (f"The account number {digits} is on the invoice.", f"Their tax id {digits} is public.",
+                 f"Show the identity card {digits} at the desk."):
         assert not any(f.detector.startswith("catalogue_") for f in findings(text)), text
 
 
 def test_the_formats_of_each_kind_and_when_they_count() -> None:
     rows = {(f.kind, f.format): f.checked for f in formats()}
     assert rows[("tax_id", "us.itin")] is False and rows[("bank_account", "ar.cbu")] is True
-    assert {f.kind for f in formats()} == {"bank_account", "tax_id"}
+    assert {f.kind for f in formats()} == {"bank_account", "tax_id", "personal_id"}
     for f in formats():
         assert f.names and all(n == n.lower() for n in f.names)
         assert callable(f.is_valid)
@@ -139,6 +171,7 @@ def test_the_formats_of_each_kind_and_when_they_count() -> None:
 FIRES = {
     "catalogue_bank_account": "Mi CBU es 2850590940090418135201 para la transferencia.",
     "catalogue_tax_id": "RFC: GODE561231GR8",
+    "catalogue_personal_id": "Cartão de Cidadão 00000000 0 ZZ4",
 }
 """One text per catalogue detector, each refused by that detector (test_policy.py reads it for coverage)."""
 

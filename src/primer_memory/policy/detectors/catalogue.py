@@ -1,5 +1,5 @@
-"""Identifiers judged by python-stdnum's catalogue: one family per kind (bank accounts, tax ids), not one detector
-per format (issue 48).
+"""Identifiers judged by python-stdnum's catalogue: one finder per kind (bank accounts, tax ids, personal ids), not
+one detector per format (issue 48).
 
 A candidate is found by its shape: groups of digits and letters, each holding a digit, joined by single spaces,
 dots, dashes, slashes or line breaks (a number wrapped over two lines is read whole). It counts only near a label
@@ -23,7 +23,8 @@ from importlib.resources import files
 from ..registry import load_conditions
 from ..scan import Span, first_in_windows, lowered, positions
 
-__all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find_tax_id_by_catalogue"]
+__all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find_personal_id_by_catalogue",
+           "find_tax_id_by_catalogue"]
 
 _GROUP = r"[A-Za-z0-9]*\d[A-Za-z0-9]*"
 _CANDIDATE = re.compile(rf"(?<![A-Za-z0-9]){_GROUP}(?:(?:[ .\-/]|\n)[A-Za-z0-9]*\d[A-Za-z0-9]*){{0,7}}(?![A-Za-z0-9])")
@@ -127,3 +128,4 @@ def _finder(kind: str, detector: str) -> Callable[[str], Span | None]:
 
 find_bank_account_by_catalogue = _finder("bank_account", "catalogue_bank_account")
 find_tax_id_by_catalogue = _finder("tax_id", "catalogue_tax_id")
+find_personal_id_by_catalogue = _finder("personal_id", "catalogue_personal_id")
