@@ -31,6 +31,9 @@ _COMMAND_SECRETS = (
     (("mosquitto_",), re.compile(r"mosquitto_\w{1,10}\b[^\n]{0,160}?\s-P[ \t]+(?P<value>\S{1,128})")),
     (("rabbitmqctl",), re.compile(r"rabbitmqctl\s+(?:add_user|change_password)\s+\S{1,64}\s+(?P<value>\S{1,128})")),
     (("net user",), re.compile(r"\bnet\s+user\s+[^\s/]{1,64}\s+(?P<value>[^\s/*]\S{0,127})", re.I)),
+    # net use: the password after the share, before or after /user:NAME (issue 48's blind corpus)
+    (("net use",), re.compile(r"\bnet\s+use\b[^\n]{0,200}?/user:\S{1,128}[ \t]+(?P<value>[^\s/*]\S{0,127})", re.I)),
+    (("net use",), re.compile(r"\bnet\s+use\s+(?:[a-z]:\s+)?\\\\\S{1,200}[ \t]+(?P<value>[^\s/*]\S{0,127})", re.I)),
     (("pass:",), re.compile(r"\s-pass(?:in|out)?\s+pass:(?P<value>\S{1,128})")),
     # Round 3, from the independent corpus's spent held-out half and the tools' own manuals:
     (("requirepass", "masterauth"), re.compile(r"^[ \t]*(?:requirepass|masterauth)[ \t]+(?P<value>\S{1,128})", re.M)),

@@ -248,18 +248,31 @@ _WIFI_NAMED = re.compile(r"(?:code|clÃ©|cle|mdp|password|pass|key|passwort|schlÃ
 _WIFI_BEFORE = 40
 
 
+def _key_like(value: str) -> bool:
+    """A Wi-Fi key as people choose them (a digit in a chosen-looking word, or strongly chosen), not a placeholder."""
+    chosen = (looks_chosen(value) and any(c.isdigit() for c in value)) or strongly_chosen(value)
+    return chosen and not NOT_A_VALUE.fullmatch(value)
+
+
 def _judge_wifi(window: str) -> Span | None:
     """The first key-looking value after a network name in a window that starts at 'wifi', 'wlan' or 'ssid'."""
     for match in (*_WIFI.finditer(window, _WIFI_BEFORE), *_WIFI_NAMED.finditer(window)):
         value = match.group("value").rstrip(".,;)")
-        chosen = (looks_chosen(value) and any(c.isdigit() for c in value)) or strongly_chosen(value)
-        if chosen and not NOT_A_VALUE.fullmatch(value):
+        if _key_like(value):
             return match.start("value"), match.start("value") + len(value)
     return None
 
 
+# A Wi-Fi QR code's payload (the ZXing format phones read): WIFI:T:WPA;S:<network>;P:<key>;; in any field order.
+_WIFI_QR = re.compile(r"WIFI:(?:[^;\n]{0,64};){0,6}?P:(?P<value>(?:\\.|[^;\\\n]){1,63});", re.I)
+
+
 def find_wifi_key(text: str) -> Span | None:
-    """A Wi-Fi network's key given after its name: 'WiFi: SunnyNest_5G / key KZ0Z6MY4X3'."""
+    """A Wi-Fi network's key given after its name: 'WiFi: SunnyNest_5G / key KZ0Z6MY4X3', or in a QR payload."""
+    if "wifi:" in lowered(text):
+        for qr in _WIFI_QR.finditer(text):  # its key judged as every other Wi-Fi key is
+            if _key_like(qr.group("value")):
+                return qr.span("value")
     return first_in_windows(text, positions(text, _WIFI_TRIGGERS), _WIFI_BEFORE, 130, _judge_wifi)
 
 

@@ -39,7 +39,9 @@ _CARD_RUN = re.compile(r"\d(?<!\d\d)(?<!\d[ -]\d)[ -]?(?:\d[ -]?){12,}+")
 _WORD_CHAR = re.compile(r"\w")
 _SSN = re.compile(r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])")  # no digit or dash right before
 _SSN_TRIGGER = ("ssn", "social security")
-_SSN_NAMED = re.compile(r"(?:ssn|social security (?:number|no\.?|#))\W{0,5}(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b", re.I)
+# Between the label and the number: punctuation, or a short connector ("SSN: ", "social security number is ").
+_SSN_NAMED = re.compile(r"(?:ssn|social security (?:number|no\.?|#))(?:\W{0,5}|\W{1,3}(?:is|was|es|est|ist)\W{1,3})"
+                        r"(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b", re.I)
 # Chunks are possessive: a long run of letters and digits is cut one way only, not in every way (that was
 # exponential backtracking on random base64). Real IBANs have 11+ characters after the check digits. A line break
 # may stand where a space would: a PDF or a narrow column wraps the number (round 8).
