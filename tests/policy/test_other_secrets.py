@@ -9,8 +9,11 @@ from hypothesis import strategies as st
 
 from primer_memory.policy.rules import findings, redact, review
 
-_KEYS = st.text(st.sampled_from("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!$%-_"), min_size=8,
-                max_size=24).filter(lambda k: any(c.isdigit() for c in k) and any(c.isalpha() for c in k))
+# Keys as people choose them: a word or two, digits, maybe a symbol ("Gr33nTea!42", "sunset-harbor-1987").
+_KEYS = st.builds(lambda word, other, digits, symbol: word.capitalize() + other + symbol + digits,
+                  st.sampled_from(["sunset", "harbor", "maple", "kestrel", "orchid", "granite", "tulip", "cobalt"]),
+                  st.sampled_from(["", "Tea", "-bay", "Wolf", "_nest"]), st.text("0123456789", min_size=2, max_size=4),
+                  st.sampled_from(["", "!", "$", "#", "-"]))
 _NAMES = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz-_0123456789"), min_size=3, max_size=12)
 
 

@@ -30,6 +30,11 @@ CARD_NETWORKS: tuple[tuple[re.Pattern[str], frozenset[int]], ...] = tuple(
         (r"35(?:2[89]|[3-8]\d)", (16, 17, 18, 19)),                 # JCB
         (r"3(?:0[0-5]|[689])", (14, 15, 16, 17, 18, 19)),           # Diners Club
         (r"62", (16, 17, 18, 19)),                                  # UnionPay
+        # Issue 48: the national and debit networks people also carry (their first four digits)
+        (r"220[0-4]", (16, 17, 18, 19)),                            # Mir
+        (r"50(?:18|20|38)|5893|6304|67(?:59|6[1-3])", (13, 14, 15, 16, 17, 18, 19)),  # Maestro (13-19 digits)
+        (r"60|508", (16,)),  # RuPay (its newer 81-82 range left out: 16 digits starting 8 are often references)
+        (r"50(?:4[1-5]|6[6-7]|9\d)|6277|636[23]", (16,)),            # Elo
     )
 )
 

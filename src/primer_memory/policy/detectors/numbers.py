@@ -35,7 +35,9 @@ _IBAN_LENGTHS = {
 # It starts with a bare \d so that re skips ahead to digits instead of trying the group at every position.
 # A run starts only where no digit (or digit and separator) comes before: a match could only ever start
 # there, and trying every digit of a short group first made 1 MB of 'BSN 111222333 ' cost 127 ms.
-_CARD_RUN = re.compile(r"\d(?<!\d\d)(?<!\d[ -]\d)[ -]?(?:\d[ -]?){12,}+")
+# Digit groups a card may be written in: spaces, dashes, dots ("4111.1111.1111.1111") or a line break where a
+# narrow column wrapped it (issue 48); each becomes a space in _joined, so offsets match the text.
+_CARD_RUN = re.compile(r"\d(?<!\d\d)(?<!\d[ .\n-]\d)[ .\n-]?(?:\d[ .\n-]?){12,}+")
 _WORD_CHAR = re.compile(r"\w")
 _SSN = re.compile(r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])")  # no digit or dash right before
 _SSN_TRIGGER = ("ssn", "social security")
@@ -54,7 +56,8 @@ def _find_card(text: str) -> Span | None:
     ("... 1111 2026") cannot hide a card. Distinct runs are first judged once each as if nothing were
     glued to them (most text stops there); digits inside a valid IBAN are left to the IBAN detector.
     """
-    if not any(card_windows(_joined(run)) for run in dict.fromkeys(_CARD_RUN.findall(text))):
+    runs = dict.fromkeys(_CARD_RUN.findall(text))
+    if not any(card_windows(_joined(run)) or _wrapped_card(run) for run in runs):
         return None
     ibans: list[Span] | None = None
     for run in _CARD_RUN.finditer(text):
@@ -67,12 +70,26 @@ def _find_card(text: str) -> Span | None:
                 ibans = list(_iban_spans(text))  # read once, and only once a card-valid window turns up
             if not any(i < start + e and start + s < j for i, j in ibans):
                 return start + s, start + e
+        if _wrapped_card(run.group()) and not glued_start and not glued_end:
+            return start, end
     return None
 
 
+def _wrapped_card(run: str) -> bool:
+    """A card number a line break cut anywhere ("411111111111\n1111"): read whole, without the break."""
+    if "\n" not in run:
+        return False
+    digits = run.rstrip(" .\n-").replace("\n", "")
+    return digits.isdigit() and 13 <= len(digits) <= 19 and card_windows(digits) != []
+
+
+_SEPARATOR = re.compile(r"[.\n-]")
+
+
 def _joined(run: str) -> str:
-    """A run's digit groups with single spaces between (dashes become spaces: offsets match the text)."""
-    return run.rstrip(" -").replace("-", " ")
+    """A run's digit groups with single spaces between (dashes, dots and line breaks become spaces: offsets match
+    the text; a sentence's closing dot is not part of the run)."""
+    return _SEPARATOR.sub(" ", run.rstrip(" .\n-"))
 
 
 def _ssn_issued(area: str, group: str, serial: str) -> bool:
