@@ -42,6 +42,8 @@ judged by both; the medians are printed side by side. Candidates are few, so the
 Part 4 times redact() on 100 and on 5,000 findings (linear: the second within 60x the first) and counts, on the
 held-out halves kept out of tuning, the marked secret values redact() still leaves a run of (counts only).
 
+First of all it prints the policy's size: lines of code, corpora aside (issue 48's aim: under 5,000).
+
 Run: PYTHONPATH=src .venv/bin/python benchmarks/bench_policy.py
 """
 
@@ -449,7 +451,26 @@ def redaction() -> None:
           "anything; in a refused one, a second secret was not found or its mask fell short)")
 
 
+def policy_lines() -> dict[str, int]:
+    """Lines of the write policy's code, corpora aside (issue 48's aim: under 5,000), by folder."""
+    from pathlib import Path
+
+    import primer_memory.policy as policy
+
+    root = Path(policy.__file__).parent
+    counts: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        if "corpora" in path.relative_to(root).parts:
+            continue
+        folder = str(path.parent.relative_to(root)) if path.parent != root else "policy"
+        counts[folder] = counts.get(folder, 0) + len(path.read_text(encoding="utf-8").splitlines())
+    return counts
+
+
 def main() -> None:
+    lines = policy_lines()
+    print(f"The policy's code, corpora aside: {sum(lines.values()):,} lines "
+          f"({', '.join(f'{k} {v:,}' for k, v in lines.items())}; aim: under 5,000)\n")
     quality()
     provenance_outcomes()
     speed()
