@@ -27,7 +27,8 @@ __all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find
            "find_tax_id_by_catalogue"]
 
 _GROUP = r"[A-Za-z0-9]*\d[A-Za-z0-9]*"
-_CANDIDATE = re.compile(rf"(?<![A-Za-z0-9]){_GROUP}(?:(?:[ .\-/]|\n)[A-Za-z0-9]*\d[A-Za-z0-9]*){{0,7}}(?![A-Za-z0-9])")
+_SEPARATOR = re.compile(r"[ .\-/\n]")
+_CANDIDATE = re.compile(rf"(?<![A-Za-z0-9]){_GROUP}(?:{_SEPARATOR.pattern}{_GROUP}){{0,7}}(?![A-Za-z0-9])")
 _REACH = 80  # characters after a label where its number may stand ("Kontonummer (Sparkonto): ...")
 
 
@@ -79,48 +80,51 @@ def _labels(detector: str) -> tuple[str, ...]:
     return load_conditions()[detector].keywords
 
 
-def _judge(kind: str, named: tuple[CatalogueFormat, ...]) -> Callable[[str], Span | None]:
+@functools.cache
+def _of_kind(kind: str) -> tuple[CatalogueFormat, ...]:
+    return tuple(f for f in formats() if f.kind == kind)
+
+
+def _judge(named: tuple[CatalogueFormat, ...]) -> Callable[[str], Span | None]:
     def judge(window: str) -> Span | None:
+        low = window.lower()
         for match in _CANDIDATE.finditer(window):
-            span = _valid_run(match.group(), named)
-            if span is not None and not _public(window, named, match.group()[span[0]:span[1]]):
-                return match.start() + span[0], match.start() + span[1]
+            found = _valid_run(match.group(), named)
+            if found is None:
+                continue
+            (start, end), accepting = found
+            # public only when every accepting format says so by a word in the window (a company's Steuernummer)
+            if not all(f.public and any(w in low for w in f.public) for f in accepting):
+                return match.start() + start, match.start() + end
         return None
     return judge
 
 
-def _valid_run(candidate: str, named: tuple[CatalogueFormat, ...]) -> Span | None:
+def _valid_run(candidate: str, named: tuple[CatalogueFormat, ...]) -> tuple[Span, list[CatalogueFormat]] | None:
     """The longest run of whole groups of `candidate`, from its first group or to its last, that a format judges
-    valid (a date or an amount may stand next to the number in the same run)."""
-    cuts = [0] + [m.end() for m in re.finditer(r"[ .\-/\n]", candidate)]
-    ends = [m.start() for m in re.finditer(r"[ .\-/\n]", candidate)] + [len(candidate)]
+    valid (a date or an amount may stand next to the number in the same run), and the formats that accept it."""
+    separators = list(_SEPARATOR.finditer(candidate))
+    cuts = [0] + [m.end() for m in separators]
+    ends = [m.start() for m in separators] + [len(candidate)]
     # from the first group (the number follows its label), or to the last: at most 16 runs, longest first
     runs = sorted({(0, e) for e in ends} | {(s, len(candidate)) for s in cuts}, key=lambda r: r[0] - r[1])
     for start, end in runs:
         value = candidate[start:end].replace("\n", " ")
-        if any(f.is_valid(value) for f in named):
-            return start, end
-    return None
-
-
-def _public(window: str, named: tuple[CatalogueFormat, ...], candidate: str) -> bool:
-    """Whether every format that accepts `candidate` calls a number public when one of its words is in `window`."""
-    value = candidate.replace("\n", " ")
-    low = window.lower()
-    accepting = [f for f in named if f.is_valid(value)]
-    return bool(accepting) and all(f.public and any(w in low for w in f.public) for f in accepting)
+        accepting = [f for f in named if f.is_valid(value)]
+        if accepting:
+            return (start, end), accepting
     return None
 
 
 def _finder(kind: str, detector: str) -> Callable[[str], Span | None]:
     def find(text: str) -> Span | None:
         low = lowered(text)
-        mine = [f for f in formats() if f.kind == kind]
+        mine = _of_kind(kind)
         said = [f for f in mine if any(name in low for name in f.names)]
         named = tuple(said) if said else tuple(f for f in mine if f.checked)
         if not named:
             return None
-        return first_in_windows(text, positions(text, _labels(detector)), 0, _REACH, _judge(kind, named))
+        return first_in_windows(text, positions(text, _labels(detector)), 0, _REACH, _judge(named))
     find.__name__ = f"find_{kind}_by_catalogue"
     find.__doc__ = f"A {kind.replace('_', ' ')} near its label, valid under a stdnum format of its kind (catalogue.csv)."
     return find
