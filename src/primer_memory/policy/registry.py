@@ -2,13 +2,13 @@
 
 `detectors/registry.csv` has one row per detector of `rules.DETECTORS`: its name, the keywords one of which every
 text it fires on contains (lower case, looked for in the text lower-cased), the character classes it needs (NEEDS:
-`digit` for a detector of numbers), and a note saying what they are or, for a detector with neither, why it
-always runs. Secret scanners with a hundred rules work this way (gitleaks,
-trufflehog and trivy each give a rule its keywords): one Aho-Corasick pass over the text (pyahocorasick, every
-occurrence, overlapping ones too) finds every keyword, so every detector that could fire; the others cannot, and
-are not called; a text without a digit skips every detector that needs one, tested once with the very check
-(`scan.has_digit`) those detectors begin with. A condition is a *necessary* one, never a sufficient one: a selected detector still does all
-of its own checks. tests/policy/test_registry.py holds the findings with the pass equal to those without it.
+a digit, a long token, a character outside ASCII), and a note saying what they are or, for a detector with
+neither, why it always runs. Secret scanners with a hundred rules work this way (gitleaks, trufflehog and trivy
+each give a rule its keywords): one Aho-Corasick pass over the text (pyahocorasick, every occurrence, overlapping
+ones too; the same pass `scan.positions()` reads triggers from) finds every keyword, so every detector that could
+fire; the others cannot, and are not called. A text without a class skips every detector that needs it, tested
+once with the very check (`scan.has_digit`, ...) those detectors begin with. A condition is a *necessary* one,
+never a sufficient one: a selected detector still does all of its own checks. tests/policy/test_registry.py holds the findings with the pass equal to those without it.
 
 Texts longer than GATE_LIMIT characters are read by every detector: the pass pays on short facts, and on a
 megabyte of one keyword repeated it would cost a Python step per occurrence.
@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 
-from .scan import Detector, has_digit, has_long_token, lowered
+from .scan import Detector, has_digit, has_long_token, vocabulary, words_in
 
 __all__ = ["Condition", "GATE_LIMIT", "NEEDS", "RegistryError", "Selector", "load_conditions"]
 
@@ -107,33 +107,27 @@ class Selector:
         # with each character class's detectors if the text lacks it, and the tuple for each selection is built
         # once (a text with no keyword, the usual case, gets the same few).
         self._always = sum(1 << i for i, d in enumerate(detectors) if not conditions[d.name].keywords)
-        self._lacking = {need: sum(1 << i for i, d in enumerate(detectors) if need in conditions[d.name].needs)
-                         for need in NEEDS}
+        lacking = {need: sum(1 << i for i, d in enumerate(detectors) if need in conditions[d.name].needs)
+                   for need in NEEDS}
+        self._lacking = tuple((NEEDS[need], bits) for need, bits in lacking.items() if bits)
         self._chosen: dict[int, tuple[Detector, ...]] = {}
-        self._automaton = None
-        by_word: dict[str, int] = {}
+        self._by_word: dict[str, int] = {}
         for i, d in enumerate(detectors):
             for word in conditions[d.name].keywords:
-                by_word[word] = by_word.get(word, 0) | 1 << i
-        if by_word:
-            import ahocorasick
-
-            automaton = ahocorasick.Automaton()
-            for word, bits in by_word.items():
-                automaton.add_word(word, bits)
-            automaton.make_automaton()
-            self._automaton = automaton
+                self._by_word[word] = self._by_word.get(word, 0) | 1 << i
+        # the keywords join the one Aho-Corasick pass scan.positions() reads short texts with, so selecting and the
+        # selected detectors' own trigger words cost one pass over the text, not two
+        self._keywords = vocabulary(tuple(self._by_word))
 
     def select(self, view: str) -> tuple[Detector, ...]:
         """The detectors that could fire on `view`; all of them when it is longer than GATE_LIMIT."""
         if len(view) > GATE_LIMIT:
             return self.detectors
         chosen = self._always
-        if self._automaton is not None:
-            for _, bits in self._automaton.iter(lowered(view)):  # the lower case every detector reads
-                chosen |= bits
-        for need, bits in self._lacking.items():
-            if bits and not NEEDS[need](view):
+        for word in words_in(view, self._keywords):  # in the lower case every detector reads
+            chosen |= self._by_word[word]
+        for has, bits in self._lacking:
+            if not has(view):
                 chosen &= ~bits
         found = self._chosen.get(chosen)
         if found is None:

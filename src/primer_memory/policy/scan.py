@@ -300,7 +300,7 @@ class _Vocabulary:
         text, present = self.last
         if low is not text and low != text:
             present = {}
-            if self.automaton is not None and self.lists:
+            if self.automaton is not None:
                 for end, length in self.automaton.iter(low):  # type: ignore[attr-defined]
                     word = low[end - length + 1:end + 1]
                     starts = present.get(word)
@@ -313,6 +313,18 @@ class _Vocabulary:
 
 
 _VOCABULARY = _Vocabulary()
+
+
+def vocabulary(words: tuple[str, ...]) -> frozenset[str]:
+    """Add `words` to the one pass that reads every short text (positions() asks it too); the same words as a set,
+    to give words_in()."""
+    return _VOCABULARY.words(words)
+
+
+def words_in(text: str, known: frozenset[str]) -> list[str]:
+    """Those of `known` (from vocabulary()) that occur in lowered(text): read from the one pass positions() then
+    reuses, so a text is read once for selecting detectors and for the detectors' own triggers."""
+    return [word for word in _VOCABULARY.occurring(lowered(text)) if word in known]
 
 
 def _positions_in_one_pass(text: str, words: tuple[str, ...]) -> list[int]:
