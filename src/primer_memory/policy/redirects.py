@@ -14,6 +14,7 @@ normalised view too (normalise.py), as the instruction check does.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .detectors.numbers import iban_valid
@@ -43,21 +44,22 @@ _NEGATED = re.compile(r"\b(?:never|don't|do\s+not|not|nie|nicht|jamais|nunca|mai
                       r"[^.\n]{0,20}$", re.I)
 
 
-def addresses(text: str) -> list[tuple[int, int]]:
-    """The spans of the e-mail addresses, links and valid IBANs in `text` (provenance.py's phrase list reads them
-    too)."""
+@functools.lru_cache(maxsize=4)
+def addresses(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of the e-mail addresses, links and valid IBANs in `text`. Cached, as scan.lowered() is: the phrase
+    list (provenance.py) and the class (targets()) both read them for the same text."""
     found = []
     for match in TARGET.finditer(text):
         value = match.group()
         if value[:2].isalpha() and value[:2].isupper() and "@" not in value and not iban_valid(value):
             continue  # an IBAN-shaped code that fails its check is an order or tracking number
         found.append(match.span())
-    return found
+    return tuple(found)
 
 
 def targets(text: str) -> list[tuple[int, int]]:
     """The spans of every place data or money could go: addresses, links, valid IBANs, accounts."""
-    found = addresses(text)
+    found = list(addresses(text))
     low, w = lowered(text), words()
     for pattern in ACCOUNTS:
         for match in pattern.finditer(text):
