@@ -320,7 +320,7 @@ class _FreezesAfterClaim:
 
     def claim(self, task_id: str, worker: str, *args: Any, **kwargs: Any) -> Any:
         lease = self._store.claim(task_id, worker, *args, **kwargs)
-        self._clock.now += 40.0 + (args[0] if args else kwargs.get("lease_seconds", 30.0))
+        self._clock.now = lease.expires + 10.0  # frozen past the lease's end
         self._store.claim(task_id, worker, 30.0)  # the new process, same name, a new attempt
         return lease
 
@@ -331,7 +331,7 @@ class _FreezesAfterClaim:
 def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
     """Run the learner's function as worker B in one situation: (right?, what happened)."""
     from ..examples import RECONCILE_TASK_ID
-    from ...tasks.store import Step
+    from ...tasks.store import LeaseHeld, LeaseLost, Step
 
     with tempfile.TemporaryDirectory() as folder:
         clock = _Clock()
@@ -344,12 +344,10 @@ def _run_lease_case(take: Callable[..., object], name: str) -> tuple[bool, str]:
             except NotImplementedError:
                 raise  # a stub: check() says "not attempted yet"
             except Exception as error:
-                from ...tasks.store import LeaseLost
-
                 if name == "frozen" and isinstance(error, LeaseLost):
                     return True, "the store refused your late write (the fence: your lease was attempt 1, not 2)"
                 hint = (" Another worker's live lease is not an error to pass on: catch LeaseHeld and return None."
-                        if name == "held" and type(error).__name__ == "LeaseHeld" else "")
+                        if name == "held" and isinstance(error, LeaseHeld) else "")
                 return False, f"your function raised {type(error).__name__}: {error}.{hint}"
             step = store.current_step(RECONCILE_TASK_ID)
             events = store.events(RECONCILE_TASK_ID)[before:]
