@@ -1,5 +1,5 @@
-"""Identifiers judged by python-stdnum's catalogue (issue 48): bank accounts that are not IBANs, tax ids and
-personal ids, by kind, near a label, narrowed to the country the text names.
+"""Identifiers judged by python-stdnum's catalogue (issue 48): bank accounts that are not IBANs, tax ids,
+personal ids and health ids, by kind, near a label, narrowed to the country the text names.
 
 Each class is generated, not typed: a random number of the format's shape, drawn again until stdnum calls it
 valid (stdnum is the oracle, so no test knows the check digits), written the way people write it, next to a
@@ -109,6 +109,33 @@ def _dni(rng: random.Random) -> str:
     return f"{value[:2]}.{value[2:5]}.{value[5:]}"
 
 
+def _kvnr(rng: random.Random) -> str:
+    from primer_memory.policy.checksums import de_kvnr_valid
+    return _until_valid(rng, lambda r: r.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + _digits(r, 9), de_kvnr_valid)
+
+
+def _abha(rng: random.Random) -> str:
+    value = _digits(rng, 14)
+    return f"{value[:2]}-{value[2:6]}-{value[6:10]}-{value[10:]}"
+
+
+def _ehic(rng: random.Random) -> str:
+    return "80" + _digits(rng, 18)
+
+
+def _cie(rng: random.Random) -> str:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return rng.choice(letters) + rng.choice(letters) + _digits(rng, 5) + rng.choice(letters) + rng.choice(letters)
+
+
+def _conta(rng: random.Random) -> str:
+    return f"{_digits(rng, rng.randint(5, 8))}-{rng.choice('0123456789')}"
+
+
+def _ca_account(rng: random.Random) -> str:
+    return _digits(rng, rng.randint(7, 12))
+
+
 CLASSES = {  # class: (make a number, sentences it is written in; {} is the number)
     "Argentine CBU": (_cbu, ["Mi CBU es {} para la transferencia.", "Transfer to account number {}, Argentina."]),
     "Czech account": (_cz, ["Číslo účtu: {}", "Pay to my Czech bank account {} please."]),
@@ -123,6 +150,15 @@ CLASSES = {  # class: (make a number, sentences it is written in; {} is the numb
     "Portuguese Cartão de Cidadão": (_cc, ["Cartão de Cidadão n.º {}", "My Portuguese citizen card is {}."]),
     "Indian voter id": (_epic, ["Voter ID (EPIC): {}", "My EPIC number is {}."]),
     "Argentine DNI": (_dni, ["Mi DNI es {}.", "DNI {} (Argentina)."]),
+    "German KVNR": (_kvnr, ["Meine Krankenversichertennummer ist {}.", "Versichertennummer {} (Gesundheitskarte)"]),
+    "Indian ABHA": (_abha, ["My ABHA number is {}.", "Ayushman Bharat Health Account: {}"]),
+    "European health insurance card": (_ehic, ["EHIC card identification number {}",
+                                               "Carte européenne d'assurance maladie : {}"]),
+    "Italian CIE": (_cie, ["Carta d'identità elettronica n. {}", "Numero carta di identità: {}"]),
+    "Brazilian agência and conta": (_conta, ["Agência 1234-5, conta corrente {} (Itaú)",
+                                             "Banco do Brasil, agência 0001, conta {}"]),
+    "Canadian transit and account": (_ca_account, ["Transit number 12345, institution number 003, account: {}",
+                                                   "Direct deposit: account # {} (void cheque attached)"]),
 }
 
 
@@ -162,7 +198,7 @@ def test_a_bare_number_under_a_generic_label_passes_unless_a_rare_format_accepts
 def test_the_formats_of_each_kind_and_when_they_count() -> None:
     rows = {(f.kind, f.format): f.checked for f in formats()}
     assert rows[("tax_id", "us.itin")] is False and rows[("bank_account", "ar.cbu")] is True
-    assert {f.kind for f in formats()} == {"bank_account", "tax_id", "personal_id"}
+    assert {f.kind for f in formats()} == {"bank_account", "tax_id", "personal_id", "health_id"}
     for f in formats():
         assert f.names and all(n == n.lower() for n in f.names)
         assert callable(f.is_valid)
@@ -172,6 +208,7 @@ FIRES = {
     "catalogue_bank_account": "Mi CBU es 2850590940090418135201 para la transferencia.",
     "catalogue_tax_id": "RFC: GODE561231GR8",
     "catalogue_personal_id": "Cartão de Cidadão 00000000 0 ZZ4",
+    "catalogue_health_id": "Meine Krankenversichertennummer ist A123456780.",
 }
 """One text per catalogue detector, each refused by that detector (test_policy.py reads it for coverage)."""
 
@@ -189,3 +226,25 @@ def test_a_companys_steuernummer_is_public_and_a_persons_is_not(seed: int, word:
     value = _stnr(random.Random(seed))
     assert not any(f.detector == "catalogue_tax_id" for f in findings(f"Steuernummer {value} {word}"))
     assert review(f"Meine Steuernummer: {value}").verdict == "refuse"
+
+
+def test_the_kvnr_check_takes_gematiks_example_and_catches_every_single_change() -> None:
+    """The own check (python-stdnum has no KVNR) against the example number gematik's specification prints; a
+    weighted mod-10 check must refuse every one-character change of it."""
+    from primer_memory.policy.checksums import de_kvnr_valid
+    assert de_kvnr_valid("A123456780")
+    for i in range(1, 10):
+        for d in "0123456789":
+            changed = "A123456780"[:i] + d + "A123456780"[i + 1:]
+            assert de_kvnr_valid(changed) == (changed == "A123456780"), changed
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(["_abha", "_ehic", "_cie", "_conta", "_ca_account"]))
+def test_formats_with_no_check_stay_silent_unless_the_text_names_them(seed: int, name: str) -> None:
+    """False-alarm class: numbers in the layouts that have no check digit (ABHA, EHIC, CIE, a Brazilian conta, a
+    Canadian account) after a generic label of their kind, with nothing naming the format or its country."""
+    value = globals()[name](random.Random(seed))
+    for text in (f"The account number {value} is on the invoice.", f"Their health id {value} is printed.",
+                 f"Show the identity card {value} at the desk.", f"My transit card number {value}."):
+        assert not any(f.detector.startswith("catalogue_") for f in findings(text)), text

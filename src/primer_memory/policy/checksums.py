@@ -270,10 +270,21 @@ def se_coordination_valid(value: str) -> bool:
     return born <= LATEST_BIRTH_DATE and valid("luhn", digits[-10:])
 
 
+def de_kvnr_valid(value: str) -> bool:
+    """A German Krankenversichertennummer: a letter, eight digits and a check digit. The letter becomes its place in
+    the alphabet (two digits), then the ten digits weigh 1, 2 alternately, each product's digit sum is added, mod 10."""
+    v = "".join(c for c in value if c.isalnum()).upper()
+    if len(v) != 10 or not ("A" <= v[0] <= "Z") or not v[1:].isdigit():
+        return False
+    digits = f"{ord(v[0]) - ord('A') + 1:02d}" + v[1:9]
+    total = sum(sum(divmod(int(d) * w, 10)) for d, w in zip(digits, (1, 2) * 5))
+    return total % 10 == int(v[9])
+
+
 OWN_VALIDATORS: dict[str, Callable[[str], bool]] = {
     "sg_nric": sg_nric_valid, "ru_snils": ru_snils_valid, "hu_taj": hu_taj_valid, "hu_tax": hu_tax_valid,
     "au_medicare": au_medicare_valid, "mx_clabe": mx_clabe_valid, "bitlocker_key": bitlocker_key_valid,
-    "se_coordination": se_coordination_valid,
+    "se_coordination": se_coordination_valid, "de_kvnr": de_kvnr_valid,
 }
 
 # Every function in the policy that computes a check digit itself, and why python-stdnum does not do it.
@@ -285,6 +296,8 @@ OWN_CHECKS: dict[str, str] = {
     "checksums.hu_tax_valid": "python-stdnum 2.2 has no Hungarian personal tax number",
     "checksums.au_medicare_valid": "python-stdnum 2.2 has no Australian Medicare card number",
     "checksums.mx_clabe_valid": "python-stdnum 2.2 has no Mexican CLABE (stdnum.mx holds CURP and RFC)",
+    "checksums.de_kvnr_valid": "python-stdnum 2.2 has no German health insurance number (stdnum.de holds IdNr and "
+                                "StNr)",
     "checksums.icao_digit": "python-stdnum 2.2 has no ICAO 9303 machine-readable zone",
     "checksums.bitlocker_key_valid": "BitLocker recovery keys are no identifier python-stdnum knows",
     "card_windows._windows_numpy": "a numpy Luhn over megabyte-long digit runs; a property test holds it equal "

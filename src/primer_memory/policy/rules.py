@@ -223,6 +223,8 @@ DETECTORS: tuple[Detector, ...] = (
              needs_digit(catalogue.find_tax_id_by_catalogue), "RFC GODE561231GR8"),
     Detector("catalogue_personal_id", "a personal id number near its label, valid under a stdnum format",
              needs_digit(catalogue.find_personal_id_by_catalogue), "Cartão de Cidadão 00000000 0 ZZ4"),
+    Detector("catalogue_health_id", "a health insurance number near its label, valid under a format of its kind",
+             needs_digit(catalogue.find_health_id_by_catalogue), "Krankenversichertennummer A123456780"),
     # Round 7, from the sixth corpus's tune half: the last resort, a value-like token soon after a credential word.
     Detector("loose_credential", "a value-like token right after a password, PIN or code word, in any phrasing",
              find_loose_credential, "lockbox on the side gate, code 5978; PIN ya M-Pesa ni 4938", fallback=True),

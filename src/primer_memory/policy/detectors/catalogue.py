@@ -1,5 +1,5 @@
-"""Identifiers judged by python-stdnum's catalogue: one finder per kind (bank accounts, tax ids, personal ids), not
-one detector per format (issue 48).
+"""Identifiers judged by python-stdnum's catalogue: one finder per kind (bank accounts, tax ids, personal ids,
+health ids), not one detector per format (issue 48).
 
 A candidate is found by its shape: groups of digits and letters, each holding a digit, joined by single spaces,
 dots, dashes, slashes or line breaks (a number wrapped over two lines is read whole). It counts only near a label
@@ -7,7 +7,8 @@ of its kind, the kind's registry keywords (detectors/registry.csv: the same mult
 selects by, read from there, never a second list). It is then judged by the stdnum formats of that kind in
 `catalogue.csv`, narrowed to the countries the text names when it names any: checking every format that fits a
 shape would accept almost any nine to twelve digits by chance. A format with no check digit counts only when the
-text names its country or the format itself.
+text names its country or the format itself. A few formats stdnum lacks are rows too: a check of our own
+(`own:`, from checksums.py, which says why for each) or, with no check at all, the layout alone (`shape:`).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 
+from ..checksums import valid
 from ..registry import load_conditions
 from ..scan import Span, first_in_windows, lowered, positions
 
-__all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find_personal_id_by_catalogue",
-           "find_tax_id_by_catalogue"]
+__all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find_health_id_by_catalogue",
+           "find_personal_id_by_catalogue", "find_tax_id_by_catalogue"]
 
 _GROUP = r"[A-Za-z0-9]*\d[A-Za-z0-9]*"
 _SEPARATOR = re.compile(r"[ .\-/\n]")
@@ -45,11 +47,16 @@ class CatalogueFormat:
 
     @functools.cached_property
     def is_valid(self) -> Callable[[str], bool]:
-        if self.format.startswith("iban:"):
+        how, _, what = self.format.partition(":")
+        if how == "iban":
             from stdnum import iban
 
-            country = self.format.split(":", 1)[1]
-            return lambda value: _digits_only(value) and iban.is_valid(_iban_of(country, value))
+            return lambda value: _digits_only(value) and iban.is_valid(_iban_of(what, value))
+        if how == "own":  # a check python-stdnum lacks, kept with the others in checksums.OWN_CHECKS
+            return lambda value: valid(what, value)
+        if how == "shape":  # no check digit at all: the layout as written, which `checked: no` keeps behind a name
+            layout = re.compile(what)
+            return lambda value: layout.fullmatch(value) is not None
         module = importlib.import_module(f"stdnum.{self.format}")
         return module.is_valid
 
@@ -133,3 +140,4 @@ def _finder(kind: str, detector: str) -> Callable[[str], Span | None]:
 find_bank_account_by_catalogue = _finder("bank_account", "catalogue_bank_account")
 find_tax_id_by_catalogue = _finder("tax_id", "catalogue_tax_id")
 find_personal_id_by_catalogue = _finder("personal_id", "catalogue_personal_id")
+find_health_id_by_catalogue = _finder("health_id", "catalogue_health_id")

@@ -59,7 +59,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("documents and health ids", "passport, licence and document numbers, insurance member ids",
            "the document's own format (an MRZ line with its check digits) next to a label that names it",
            ("passport_number", "mrz", "document_number", "driving_licence", "medicare_mbi", "insurance_member_id",
-            "gb_nhs_number", "ca_health_number")),
+            "gb_nhs_number", "ca_health_number", "catalogue_health_id")),
     Family("digits read aloud", "a number dictated one digit at a time, as in a call transcript",
            "runs of spoken digit words or separated digits, read back into a number and checked as one",
            ("spoken_digits", "dictated_digits")),
