@@ -1,7 +1,8 @@
 """Which detectors a text needs: each detector's cheap necessary condition, as data, and one pass that selects.
 
 `detectors/registry.csv` has one row per detector of `rules.DETECTORS`: its name, the keywords one of which every
-text it fires on contains (lower case, looked for in the text lower-cased), the character classes it needs (NEEDS:
+text it fires on contains (lower case, looked for in the text lower-cased; `{purpose}` stands for every word of a
+label purpose of the series' word list, words.csv, which the detector reads too), the character classes it needs (NEEDS:
 a digit, a long token, a character outside ASCII), and a note saying what they are or, for a detector with
 neither, why it always runs. Secret scanners with a hundred rules work this way (gitleaks, trufflehog and trivy
 each give a rule its keywords): one Aho-Corasick pass over the text (pyahocorasick, every occurrence, overlapping
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from .scan import Detector, has_digit, has_long_token, vocabulary, words_in
+from .wordlist import LABELS, labels
 
 __all__ = ["Condition", "GATE_LIMIT", "NEEDS", "RegistryError", "Selector", "load_conditions"]
 
@@ -60,6 +62,10 @@ class Condition:
         return not self.keywords and not self.needs
 
 
+def _braced(word: str) -> bool:
+    return len(word) > 2 and word[0] == "{" and word[-1] == "}"
+
+
 def load_conditions(text: str | None = None) -> dict[str, Condition]:
     """The rows of `detectors/registry.csv` (or of `text`, for tests) by detector name, each checked."""
     if text is None:
@@ -73,6 +79,11 @@ def load_conditions(text: str | None = None) -> dict[str, Condition]:
             raise RegistryError(f"line {number} of the registry has {len(row)} fields, not {len(_HEADER)}")
         name, keywords, needs, note = row
         words = tuple(keywords.split("|")) if keywords else ()
+        for word in (w for w in words if _braced(w)):
+            if word[1:-1] not in LABELS:
+                raise RegistryError(f"line {number} of the registry ({name}) names {word!r}; a word list purpose "
+                                    f"in braces is one of {', '.join(LABELS)}")
+        words = tuple(dict.fromkeys(x for w in words for x in (labels(w[1:-1]) if _braced(w) else (w,))))
         for word in words:
             if not word or word != word.lower() or word.strip() != word:
                 raise RegistryError(f"line {number} of the registry ({name}) has the keyword {word!r}; keywords are "

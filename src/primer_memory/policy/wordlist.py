@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 
-__all__ = ["AS_WRITTEN", "BARE", "LANGUAGES", "MARKERS", "Mark", "PURPOSES", "SENTENCE", "TOKEN", "VERBS",
-           "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "load_rows", "marks", "may_mark", "sentences",
-           "verb_phrase", "words"]
+__all__ = ["AS_WRITTEN", "BARE", "LABELS", "LANGUAGES", "MARKERS", "Mark", "PURPOSES", "SENTENCE", "TOKEN", "VERBS",
+           "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "labels", "load_rows", "marks", "may_mark",
+           "sentences", "verb_phrase", "words"]
 
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "pl": "polish",
@@ -28,7 +28,9 @@ LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "
 VERBS = ("action", "move", "change")
 """Purposes whose words are verbs, matched by stem: an agent's actions; what moves data or money; what changes."""
 MARKERS = ("standing", "politeness", "agent", "obligation", "you", "role", "payee")
-PURPOSES = VERBS + MARKERS
+LABELS = ("passphrase", "verification_code", "key_name", "recovery_words", "secret_answer")
+"""Purposes whose words name a credential: detectors read them as trigger words (`labels`), never as markers."""
+PURPOSES = VERBS + MARKERS + LABELS
 AS_WRITTEN = frozenset({"zh", "ja", "ar", "hi"})
 """Scripts whose verbs are found anywhere in the sentence, as written (no spaces, or verbs in phrases)."""
 VERB_LAST = frozenset({"tr", "hi", "ja"})
@@ -142,6 +144,8 @@ def words() -> Words:
     verbs: dict[str, list[tuple[str, str]]] = {p: [] for p in VERBS}
     heads: dict[str, set[str]] = {}
     for word, language, purpose in load_rows():
+        if purpose in LABELS:
+            continue
         if purpose in verbs:
             verbs[purpose].append((word, language))
         elif language in _UNSPACED:
@@ -157,6 +161,15 @@ def words() -> Words:
         {p: re.compile("|".join(map(re.escape, sorted(ws, key=len, reverse=True)))) for p, ws in unspaced.items()},
         unspaced_languages, {p: _verb_set(rows) for p, rows in verbs.items()},
         {p: tuple(sorted(ws)) for p, ws in heads.items()})
+
+
+@functools.cache
+def labels(purpose: str, language: str | None = None) -> tuple[str, ...]:
+    """The words of a label purpose, in one language or every one, longest first (a detector's trigger words)."""
+    if purpose not in LABELS:
+        raise WordsError(f"{purpose!r} is not a label purpose; the label purposes are {', '.join(LABELS)}")
+    found = {word for word, lang, p in load_rows() if p == purpose and language in (None, lang)}
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
 
 def may_mark(low: str, purpose: str, w: Words) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..checksums import valid
 from .phrases import looks_chosen
 from ..scan import Span, scan_windows
+from ..wordlist import labels
 
 _CODE = r"\d{3,8}[#*]?|\d{1,2}(?:[- ]\d{1,2}){2,5}"  # a PIN-like code, or a combination 3-8-1-6 / 12-34-56
 
@@ -128,10 +129,10 @@ _SEED_SHEET = re.compile(r"\b(?:seed|mnemonic|recovery\s+phrase|secret\s+phrase|
                          r"\s*[a-z]{3,8}\b){12,24})")
 # Round 8: the seed phrase named in other languages, its words still the English BIP-39 list's ("Frase semilla de la
 # billetera: ...", "Kripto cüzdan yedek kelimeleri: ...").
-_SEED_NAMES_ELSEWHERE = ("semilla", "semente", "recuperación", "recuperacion", "recuperação", "billetera", "cartera",
-                         "carteira", "récupération", "portefeuille", "wiederherstellung", "herstelzin", "cüzdan",
-                         "kurtarma", "kelimeleri", "dompet", "frasa", "фраза", "кошел", "助记词", "シード", "복구")
-_SEED_ELSEWHERE = re.compile("(?:" + "|".join(_SEED_NAMES_ELSEWHERE) + r")[^:：\n]{0,40}[:：]\s*"
+# The word list's languages come from words.csv (purpose "recovery_words").
+_SEED_NAMES_ELSEWHERE = (*labels("recovery_words"), "semente", "recuperação", "carteira", "portefeuille", "cüzdan",
+                         "kurtarma", "kelimeleri", "dompet", "frasa", "фраза", "кошел", "助记词", "복구")
+_SEED_ELSEWHERE = re.compile("(?:" + "|".join(map(re.escape, _SEED_NAMES_ELSEWHERE)) + r")[^:：\n]{0,40}[:：]\s*"
                              r"(?P<value>[a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})\b")
 _NOT_SEED = frozenset("""the and for with you your our are was were this that from have has not but all can will
 into about what when which their there they them then than been also some more just like over only very""".split())

@@ -22,6 +22,7 @@ import re
 from .nearby import _ABOUT_PASSWORDS, _GLUED, _PASSWORD_TRIGGERS, _STRIP, strongly_chosen
 from .phrases import _CJK_CHAR, NOT_A_VALUE
 from ..scan import Span, _high_entropy, _literal, first_in_windows, has_digit, lower_in_place, positions
+from ..wordlist import labels
 
 # ----------------------------------------------------------------------------- the line after a password word
 
@@ -370,13 +371,14 @@ def find_account_password(text: str) -> Span | None:
 
 # ----------------------------------------------------------------------------- passphrases and app passwords
 
-_PHRASE_WORDS = ("passphrase", "pass phrase", "password", "passwort", "phrase secrète", "phrase de passe",
-                 "mot de passe", "app password", "app-specific password", "application password")
+_PHRASE_WORDS = ("password", "passwort", "mot de passe", "app password", "app-specific password", "application password",
+                 *labels("passphrase"))  # a passphrase's name in every language of the word list (words.csv)
 _PHRASE_AT = re.compile("|".join(re.escape(w) for w in sorted(_PHRASE_WORDS, key=len, reverse=True)))
 _LONGEST_PHRASE_WORD = max(map(len, _PHRASE_WORDS))
 # Four or more plain words after ':' or 'is': "passphrase: orbit velvet cactus drum 42" (diceware), or an app
 # password of four groups of four letters: "abcd-efgh-ijkl-mnop" (Apple), "abcd efgh ijkl mnop" (Google).
-_WORDS_AFTER = re.compile(r"[^\n:=]{0,40}?(?::|=|\bis\b|\bist\b|\best\b|\bit['’]s\b)[ \t]*[\"'“]?"
+_WORDS_AFTER = re.compile(r"[^\n:=：]{0,40}?(?::|：|=|\bis\b|\bist\b|\best\b|\blautet\b|\bes\b|\bè\b|\bé\b|"
+                          r"\bit['’]s\b)[ \t]*[\"'“]?"
                           r"(?P<value>[a-z]{3,10}(?P<sep>[ .-])[a-z]{3,10}(?:(?P=sep)[a-z]{3,10}){2,7}"
                           r"(?:(?P=sep)\d{1,4})?)(?![\w-])")
 _LETTER_GROUPS = re.compile(r"[^\n]{0,60}?(?<![\w-])(?P<value>[a-z]{4}(?P<sep>[ -])[a-z]{4}(?P=sep)[a-z]{4}"
@@ -387,13 +389,20 @@ that these those it its your my our their his her you we they he she i me us the
 store stored stores saved save sent send set reset changed change new old same different long short strong weak
 random four five six seven eight nine ten three two one words word characters letters numbers symbols digits
 minimum maximum required optional contain contains include includes including least please remember easy hard
-good bad simple complex secure safe unique lowercase uppercase case sensitive here there""".split())
+good bad simple complex secure safe unique lowercase uppercase case sensitive here there""".split()) | frozenset(
+    # the same function words in the other languages a passphrase is named in (words.csv): "nel gestore delle password"
+    """de het een van en op voor met zijn staat der die das und im mit von zu den dem ist steht le la les des du dans
+    et est un une pour avec sur el los las del en y es una para con il lo gli di della delle nel nella nei per è
+    sono""".split())
 
 
 def _plain_words(value: str, separator: str) -> bool:
     """Four or more words none of which is a function word or talk about passwords ('must be four random words')."""
     words = [w for w in value.split(separator) if not w.isdigit()]
     return len(words) >= 4 and not any(w in _PLAIN or w.endswith(("ed", "ing", "ly")) for w in words)
+
+
+_CONNECTORS = (":", "：", "=", " is", " es", " lautet", " è", " é", "'s", "’s")
 
 
 def _judge_phrase(window: str) -> Span | None:
@@ -403,9 +412,8 @@ def _judge_phrase(window: str) -> Span | None:
     if word is None:
         return None
     after = word.end()
-    if ":" not in window and "=" not in window and " is" not in window and " es" not in window and "'s" not in window \
-            and "’s" not in window:
-        return None  # every value below follows a colon or 'is' ('ist', 'est')
+    if not any(connector in window for connector in _CONNECTORS):
+        return None  # every value below follows a colon or 'is' ('ist', 'est', 'lautet', 'è')
     if word.group().startswith(("app", "application")):
         match = _LETTER_GROUPS.match(window, after)
         if match is not None:

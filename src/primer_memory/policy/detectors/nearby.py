@@ -24,6 +24,7 @@ from .codes import _CIPHER
 from .phrases import (_CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
                              NOT_A_VALUE, _ascii_head, looks_chosen)
 from ..scan import Span, _literal, first_in_windows, has_digit, lower_in_place, lowered, positions
+from ..wordlist import labels
 
 _CLAUSE = 70  # how far after the word a value may be
 # Where the value can no longer be: a new line or sentence, or a shell command's end. '!' and '?' end a clause only
@@ -123,16 +124,15 @@ def find_password_nearby(text: str) -> Span | None:
 # ----------------------------------------------------------------------------- codes
 
 # PIN-like words: the number may follow with no connector at all ("passcode 254136", "密码350325").
+# A one-time code's name in the word list's languages comes from words.csv (purpose "verification_code").
 _PIN_WORDS = ("pin", "puk", "passcode", "pincode", "pin code", "code pin", "code secret", "geheimzahl", "暗証番号", "密码",
-              "비밀번호", "验证码", "驗證碼", "認証コード", "確認コード", "인증번호", "otp", "one-time code", "one time code",
-              "verification code", "security code", "sms code", "login code", "2fa code", "code de vérification",
-              "bestätigungscode", "código de verificación", "codice di verifica", "kod weryfikacyjny",
+              "비밀번호", "验证码", "驗證碼", "인증번호", *labels("verification_code"), "kod weryfikacyjny",
               "код подтверждения", "رمز", "الرقم السري", "קוד", "türcode", "cvv", "cvc", "cvv2", "csc", "clave",
               "पिन", "รหัส", "mã pin", "kode pin", "tuercode", "torcode", "haustürcode",
               "alarmcode", "tresorcode", "zahlencode", "schlosscode", "digicode", "deurcode", "portkod", "portkoden",
               # Round 5: codes that stand in for a second factor.
               "bypass code", "backup code", "recovery code", "auth code", "authentication code", "mfa code",
-              "temporary code", "temp code", "one-time passcode", "access code")
+              "temporary code", "temp code", "access code")
 _CARD_CODES = frozenset({"cvv", "cvc", "cvv2", "csc"})
 _CODE_WORDS = ("code", "combination", "combo", "código", "codice", "kod", "код", "пин", *_PIN_WORDS)
 _LOCK_WORDS = ("door", "front door", "back door", "gate", "garage", "alarm", "disarm", "key safe", "keysafe",
@@ -276,23 +276,22 @@ def find_wifi_key(text: str) -> Span | None:
     return first_in_windows(text, positions(text, _WIFI_TRIGGERS), _WIFI_BEFORE, 130, _judge_wifi)
 
 
-_SECURITY_WORDS = ("maiden name", "security question", "security answer", "secret question", "secret answer",
-                   "question secrète", "réponse secrète", "question de sécurité", "sicherheitsfrage",
-                   "sicherheitsantwort", "pregunta de seguridad", "pregunta secreta", "respuesta secreta",
-                   "domanda segreta", "domanda di sicurezza", "pergunta de segurança", "pergunta secreta",
-                   "name of my first pet", "first pet's name", "first pet", "geheime frage", "memorable word",
-                   "memorable information", "memorable phrase", "mot mémorable", "palabra secreta",
-                   # round 7: a mother's maiden name and the security question in more languages
-                   "kızlık soyadı", "güvenlik sorusu", "guvenlik sorusu", "nom de jeune fille", "mädchenname",
-                   "apellido de soltera", "nome de solteira", "cognome da nubile", "nazwisko panieńskie",
-                   "девичья фамилия", "контрольный вопрос", "pytanie bezpieczeństwa")
-_ANSWER = re.compile(r"[^\n?]{0,60}?(?P<connector>[:=→]|->|=>|\bis\b)\s*"
+# A security question's words: the word list's languages from words.csv (purpose "secret_answer"), then others.
+_SECURITY_WORDS = tuple(sorted({*labels("secret_answer"), "pergunta de segurança", "pergunta secreta",
+                                # round 7: a mother's maiden name and the security question in more languages
+                                "kızlık soyadı", "güvenlik sorusu", "guvenlik sorusu", "nome de solteira",
+                                "nazwisko panieńskie", "девичья фамилия", "контрольный вопрос",
+                                "pytanie bezpieczeństwa"}, key=lambda w: (-len(w), w)))
+_ANSWER = re.compile(r"[^\n?]{0,60}?(?P<connector>[:=→：]|->|=>|\bis\b)\s*"
                      r"(?:answer(?:ed)?(?:[ \t]+(?:given|was|provided|is))?[ \t]*[:=]?[ \t]*)?"  # "): answer given 'X'"
                      r"(?P<value>[^\s\d?:=<>{}\[\]$*][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
                      r"\s*(?:$|[.;,!\n])")
 _QUESTION_WORDS = frozenset("""what which who whom where when how why whose quel quelle quels qui où quand comment
 was wer wo
 wie welche welcher qué cuál cuáles quién dónde cuándo cómo qual quale quem onde quando como""".split())
+
+
+_JAPANESE_SENTENCE_ENDS = ("ます", "です", "ません", "ください", "参照", "不明", "なし")
 
 
 def _judge_answer(window: str) -> Span | None:
@@ -304,6 +303,8 @@ def _judge_answer(window: str) -> Span | None:
     if match is None or "?" in window[:match.start("value")]:
         return None
     value = match.group("value")
+    if value.rstrip(".。").endswith(_JAPANESE_SENTENCE_ENDS):
+        return None  # a sentence about the answer ("金庫を参照", "マネージャーにあります"), not the answer
     first = value.split()[0]
     lowered_first = first.lower().rstrip(".,;!")
     # One lowercase word may be an answer ("memorable word: tangerine"), but not after "is" ("... is optional").

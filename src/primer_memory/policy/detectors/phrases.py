@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, check_places, next_word, positions
+from ..wordlist import labels
 
 # Words that describe a password rather than being one: "the password is on the wiki", "... is required".
 _DESCRIPTIVE = frozenset("""
@@ -33,8 +34,10 @@ _UNITS = frozenset("""characters character chars char digits digit letters lette
 maximum zeichen stellen ziffern caractères caracteres chiffres dígitos caratteri cifre tekens cijfers znaków cyfr
 символов цифр 文字 桁 位""".split())
 
-_PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "passphrase", "pwd", "wi-fi key", "wifi key",
-                      "pass phrase", "unlock phrase", "secret phrase", "master phrase")
+_CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+# A passphrase's name in every language comes from the series' word list (words.csv, purpose "passphrase").
+_PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "pwd", "wi-fi key", "wifi key",
+                      *labels("passphrase", "en"))
 _PASSWORD_WORDS_OTHER = (
     "mot de passe", "code d'accès", "code secret", "passwort", "kennwort", "contraseña", "clave", "senha",
     "palavra-passe", "parola d'ordine", "wachtwoord", "hasło", "haslo", "пароль",
@@ -47,9 +50,10 @@ _PASSWORD_WORDS_OTHER = (
     "पासवर्ड", "रहस्य शब्द", "পাসওয়ার্ড", "رمز عبور", "گذرواژه", "пароль", "парола", "лозинка",
     "şifreniz", "şifresi", "parolası", "sandi",
     # Round 3 (third corpus, tune half): passphrases and Wi-Fi keys by name.
-    "phrase secrète", "phrase de passe", "clé wifi", "clé wi-fi", "clé wpa", "clé de sécurité", "wlan-schlüssel",
+    "clé wifi", "clé wi-fi", "clé wpa", "clé de sécurité", "wlan-schlüssel",
     "wlan-passwort", "wlan-key", "netzwerkschlüssel", "clave wifi", "clave del wifi", "clave de red", "chiave wifi",
     "wifi-sleutel", "klucz wifi", "klucz sieci", "mật khẩu wifi", "wifi key", "wi-fi password",
+    *(w for w in labels("passphrase") if not _CJK_CHAR.search(w) and w not in labels("passphrase", "en")),
 )
 _NUMERIC_WORDS = (
     "pin code", "pin number", "pin-code", "pincode", "pin", "puk code", "puk", "door code", "gate code", "alarm code",
@@ -65,7 +69,8 @@ _NUMERIC_WORDS = (
     "codice d'accesso", "codice di accesso", "toegangscode", "poortcode", "kod do bramy", "kod alarmu", "kod dostępu",
     "код от двери", "код домофона", "код сигнализации", "код от сейфа", "larmkod", "dørkode", "portkode",
 )
-_CJK_WORDS = ("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호")
+_CJK_WORDS = ("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호",
+              *(w for w in labels("passphrase") if _CJK_CHAR.search(w)))
 _CJK_NUMERIC = frozenset({"暗証番号"})
 
 _ALL_LATIN = sorted(_PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS, key=len, reverse=True)
@@ -110,7 +115,6 @@ NOT_A_VALUE = re.compile(r"""(?:[a-z][a-z0-9+.-]*://|www\.)\S*     # a URL
                              """, re.I | re.X)
 
 
-_CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 def _ascii_head(value: str) -> str:

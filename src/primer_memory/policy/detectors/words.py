@@ -7,6 +7,7 @@ import binascii
 import re
 
 from .phrases import _value_is_secret, looks_chosen
+from ..wordlist import labels
 from ..scan import (_AFTER_UNICODE_WORD, _TRAILING, Span, _entropy, _high_entropy, _is_variable, _key_before,
                           _literal, _matches_folded, has_long_token, lowered, next_word)
 
@@ -60,6 +61,11 @@ _NAMED_LATER = re.compile(r"(?:api[ _-]?key|access[ _-]?key|private[ _-]?key|sec
                           r"(?::|\s(?:is|was|ist|est|es|é|è)\s)[ \t]*"
                           + _SECRET_VALUE, re.I)
 _NAMED_LATER_TRIGGER = ("api", "access", "private", "secret", "token", "partner", "merchant", "licen", "integration")
+# The same in the word list's other languages ("API-Schlüssel: ...", "clé privée : ...", "ライセンスキー：..."): the key's
+# name from words.csv (purpose "key_name"), a few words, then a colon or that language's "is".
+_KEY_NAMES = labels("key_name")
+_NAMED_ELSEWHERE = re.compile("(?:" + "|".join(map(re.escape, _KEY_NAMES)) + r")[^:：\n]{0,40}?"
+                              r"(?:[:：]|\s(?:is|ist|lautet|est|es|é|è|är)\s|は)[ \t]*" + _SECRET_VALUE, re.I)
 # Round 7: a key-like identifier, then a space, then the value, as logs print them ("auth_token 29ba...").
 _SPACED = re.compile(r"(?<=[a-z0-9][_-])(?:token|secret|key)[ \t]+" + _SECRET_VALUE, re.I)
 _SPACED_TRIGGER = ("token", "secret", "key")
@@ -80,6 +86,9 @@ def _find_secret_assignment(text: str) -> Span | None:
         if _high_entropy(match.group("value")):
             return match.span("value")
     for match in _matches_folded(_NAMED_LATER_TRIGGER, _NAMED_LATER, text, _AFTER_UNICODE_WORD):
+        if _high_entropy(match.group("value")):
+            return match.span("value")
+    for match in _matches_folded(_KEY_NAMES, _NAMED_ELSEWHERE, text, _AFTER_UNICODE_WORD):
         if _high_entropy(match.group("value")):
             return match.span("value")
     return None
