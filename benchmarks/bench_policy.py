@@ -25,6 +25,8 @@ counted once on arrival, then only its tune half was tuned on:
            German, French, Spanish, Italian and Japanese from the word list):
            fourth 96/102, fifth 86/97, sixth 96/107, seventh 95/110; false alarms unchanged (2/72, 1/72, 3/60,
            3/81)
+  issue 48, step 3 (values public by their format hidden from every detector: policy/public.py): secrets
+           unchanged; false alarms fourth 2/72, fifth 1/72, sixth 3/60, seventh 3 -> 1/81 (third 4 -> 2/107)
 
 Before tuning on them, held-out halves scored 69% (third, 129/187), 72% (independent after round 2,
 90/125), 87% (fourth), 76% (fifth), 79% (sixth) and 84% (seventh): that figure is the honest one for
@@ -74,7 +76,7 @@ WORDS = ("Alice Bob Carol Globex Initech invoice payment vendor approves travel 
          "July euros amount due date matched reconcile budget token secret santa PIN printer wiki password "
          "policy rotated vault meeting Friday 2026-09-18 300 12 characters key account manager the a of to "
          "for in on is was with and").split()
-SECRETS = ("my VPN password is hunter2", "card 4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE",
+SECRETS = ("my VPN password is hunter2", "card 4111 1111 1111 1111", "AKIAUITM3KJG7ONJ6NBE",
            "IBAN GB82 WEST 1234 5698 7654 32", "postgres://app:s3cr3t@db:5432/x", "PIN: 4821")
 MB = 1_000_000
 ADVERSARIAL = {  # each about 1 MB

@@ -2,8 +2,9 @@
 
 Every secret here is FAKE. Token-shaped values are generated from a fixed seed by the
 `fake_*` builders below (so no live-looking key sits in the source for a scanner to flag,
-and hypothesis reuses the same builders); documented test values (AKIA...EXAMPLE, the
-4111 1111 1111 1111 test card, the GB82 WEST... IBAN from the ISO examples) are literal.
+and hypothesis reuses the same builders); documented test values (the 4111 1111 1111 1111
+test card, the GB82 WEST... IBAN from the ISO examples) are literal and refused, standing in for real ones;
+AWS's documented example keys (AKIA...EXAMPLE) are harmless since issue 48 (policy/public.py).
 
 Borderline calls are written down in each case's `note`, so a reader can disagree with
 a decision instead of discovering it.
@@ -192,11 +193,10 @@ _PEM_BODY = "MIIEowIBAAKCAQEA" + "".join(random.Random(7).choice(BASE62) for _ i
 POSITIVES: list[Case] = [
     # The lesson's example.
     Case("my VPN password is hunter2", "refuse", "password_phrase", "the lesson's example"),
-    # Cloud keys: the documented AWS example and generated ids.
-    Case("AKIAIOSFODNN7EXAMPLE is the key id in the runbook", "refuse", "aws_access_key_id",
-         "AWS's own documentation example"),
+    # Cloud keys: generated ids, and a secret key under its name (AWS's documented examples are harmless below).
+    Case("AKIAUITM3KJG7ONJ6NBE is the key id in the runbook", "refuse", "aws_access_key_id", "a key with no keyword"),
     *_gen("aws_access_key_id", 2),
-    Case("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "refuse", "secret_assignment",
+    Case("aws_secret_access_key = 2IQ+UQHlrrMeihBkRt3WZzjDuMkl+OOcSq8o3OBv", "refuse", "secret_assignment",
          "the secret half of an AWS key has no prefix; the key-like name and its randomness give it away"),
     # Code hosts.
     *_gen("github_token", 4),
@@ -277,6 +277,10 @@ POSITIVES: list[Case] = [
 HARMLESS: list[Case] = [
     # The lesson's examples.
     Case("Alice approves travel for her team.", "store", note="the lesson's example"),
+    # Issue 48: a vendor's documented example is public by construction (policy/public.py).
+    Case("AKIAIOSFODNN7EXAMPLE is the key id in AWS's docs", "store", note="AWS's own documentation example"),
+    Case("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "store",
+         note="the secret half of AWS's documented example"),
     Case("The token budget is 300.", "store", note="'token' as in tokens of text"),
     Case("The secret santa draw is on Friday.", "store"),
     # Pointers to where a credential lives are worth remembering; the credential itself is not.

@@ -139,7 +139,7 @@ def test_checksums() -> None:
 
 
 def test_redact_removes_every_finding() -> None:
-    text = "card 4111 1111 1111 1111, PIN: 4821, key AKIAIOSFODNN7EXAMPLE"
+    text = "card 4111 1111 1111 1111, PIN: 4821, key AKIAUITM3KJG7ONJ6NBE"
     out = redact(text)
     assert out == "card [REDACTED:card_number], PIN: [REDACTED:password_phrase], key [REDACTED:aws_access_key_id]"
     assert findings(out) == []

@@ -87,7 +87,7 @@ def test_a_spelled_value_and_its_assembled_form_are_both_masked() -> None:
 
 
 def test_redaction_spans_are_what_redact_masks() -> None:
-    text = "card 4111 1111 1111 1111, PIN: 4821, key AKIAIOSFODNN7EXAMPLE"
+    text = "card 4111 1111 1111 1111, PIN: 4821, key AKIAUITM3KJG7ONJ6NBE"
     spans = redaction_spans(text)
     assert [name for _, _, name in spans] == ["card_number", "password_phrase", "aws_access_key_id"]
     assert spans == sorted(spans) and all(e <= s2 for (_, e, _), (s2, _, _) in zip(spans, spans[1:]))

@@ -25,6 +25,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from . import public
 from .decision import STORE_REASON, PolicyDecision, Verdict  # noqa: F401  (Verdict: still importable from here)
 from .detectors import catalogue, ids
 from .detectors import vendors
@@ -245,7 +246,8 @@ POLICY_EXAMPLES: tuple[tuple[str, str], ...] = (
     ("'token' as in text", "The token budget is 300."),
     ("'secret' as in santa", "The secret santa draw is on Friday."),
     ("where a PIN is, not what", "The PIN code of the office printer is on the wiki."),
-    ("a key with no keyword", "AKIAIOSFODNN7EXAMPLE is the key id in the runbook"),
+    ("a key with no keyword", "AKIAUITM3KJG7ONJ6NBE is the key id in the runbook"),
+    ("a documented example key", "AKIAIOSFODNN7EXAMPLE is the key id in AWS's docs"),
     ("a test card number", "card 4111 1111 1111 1111, exp 12/30"),
     ("a card number failing Luhn", "Order 4111111111111112 failed the checksum."),
     ("an IBAN", "IBAN GB82 WEST 1234 5698 7654 32"),
@@ -286,7 +288,7 @@ def findings(content: str, *, every_detector: bool = False) -> list[Finding]:
     (spans.extend_value: to the closing quote or the token's end); a text too dense to read gives one finding
     over the whole of it. Only the detectors the text's keywords select are run, unless `every_detector`."""
     found = []
-    view = _unmarked(content)
+    view = detector_view(content)
     for detector in _needed(view, every_detector):
         try:
             span = detector.find(view)
@@ -301,11 +303,14 @@ def findings(content: str, *, every_detector: bool = False) -> list[Finding]:
 _MARKER = re.compile(r"\[REDACTED:(?P<detector>[a-z0-9_]+)\]")
 
 
-def _unmarked(text: str) -> str:
-    """`text` with each [REDACTED:...] marker as a run of '*' of the same length (offsets stay), which every
-    detector reads as a placeholder. Without this the marker's own words ('... password to [REDACTED:password_
-    phrase]') looked like a value, so masked text was refused again and redact() masked markers, not secrets."""
-    return _MARKER.sub(lambda m: "*" * len(m.group()), text) if "[REDACTED:" in text else text
+def detector_view(text: str) -> str:
+    """What every detector reads of `text`: each [REDACTED:...] marker, and each value public by its format
+    (public.masked: wallet addresses, DKIM keys, documented examples, ...), as a run of '*' of the same length
+    (offsets stay), which every detector reads as a placeholder. Without the first, a marker's own words
+    ('... password to [REDACTED:password_phrase]') looked like a value, so masked text was refused again and
+    redact() masked markers, not secrets. Every path to a detector reads this view: the one gate for both."""
+    view = _MARKER.sub(lambda m: "*" * len(m.group()), text) if "[REDACTED:" in text else text
+    return public.masked(view)
 
 
 def redact(content: str) -> str:
@@ -330,7 +335,7 @@ def redact(content: str) -> str:
 
 def _fires(text: str) -> bool:
     """Whether any detector fires on `text` with its markers read as placeholders (too dense counts as firing)."""
-    view = _unmarked(text)
+    view = detector_view(text)
     try:
         return any(detector.find(view) is not None for detector in _needed(view, False))
     except TooDense:
@@ -340,7 +345,7 @@ def _fires(text: str) -> bool:
 def redaction_spans(content: str) -> list[tuple[int, int, str]]:
     """Where redact() masks `content`: (start, end, name), merged and in order, each finding grown to its whole
     value and the parts that come with it (a text too dense to read is one span over all of it)."""
-    view = _unmarked(content)
+    view = detector_view(content)
     try:
         found = read_all(view, _needed(view, False))
     except TooDense:
@@ -392,7 +397,7 @@ def review(content: str, *, every_detector: bool = False) -> PolicyDecision:
     """
     if not isinstance(content, str):
         raise TypeError(f"content must be a string, got {type(content).__name__}")
-    view = _unmarked(content)  # a masked secret stays masked: "[REDACTED:...]" is never read as one
+    view = detector_view(content)  # a masked secret stays masked: "[REDACTED:...]" is never read as one
     for detector in _needed(view, every_detector):
         try:
             if detector.find(view) is not None:
