@@ -27,6 +27,9 @@ counted once on arrival, then only its tune half was tuned on:
            3/81)
   issue 48, step 3 (values public by their format hidden from every detector: policy/public.py): secrets
            unchanged; false alarms fourth 2/72, fifth 1/72, sixth 3/60, seventh 3 -> 1/81 (third 4 -> 2/107)
+  issue 48, the last classes of step 2 (a code word qualified by a reference in the word list's languages; the
+           password in the sentence after "my password"; a long hex value under any key's name):
+           fourth 96/102 2/72, fifth 86/97 1 -> 0/72, sixth 96 -> 97/107 3/60, seventh 95/110 1/81
 
 Before tuning on them, held-out halves scored 69% (third, 129/187), 72% (independent after round 2,
 90/125), 87% (fourth), 76% (fifth), 79% (sixth) and 84% (seventh): that figure is the honest one for

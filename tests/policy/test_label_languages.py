@@ -22,6 +22,7 @@ from primer_memory.policy.rules import review
 from primer_memory.policy.wordlist import LABELS, labels
 
 LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "ja")
+NAMES = ("passphrase", "verification_code", "key_name", "recovery_words", "secret_answer")  # a credential's names
 _CONSONANTS, _VOWELS = "bcdfgklmnprstvz", "aeiou"
 
 
@@ -61,7 +62,7 @@ def _labelled(label: str, language: str, value: str) -> str:
     return f"{label[0].upper()}{label[1:]}{'：' if language == 'ja' else ': '}{value}"
 
 
-@pytest.mark.parametrize("purpose", LABELS)
+@pytest.mark.parametrize("purpose", NAMES)
 @pytest.mark.parametrize("language", LANGUAGES)
 @settings(max_examples=8, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
@@ -74,7 +75,7 @@ def test_a_credential_named_in_each_language_is_refused(purpose: str, language: 
     assert review(text).verdict == "refuse", text
 
 
-@pytest.mark.parametrize("purpose", LABELS)
+@pytest.mark.parametrize("purpose", NAMES)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_label_followed_by_no_secret_is_stored(purpose: str, language: str) -> None:
     """False-alarm class: every label of the purpose in the language, then a mask, a placeholder or where the
@@ -87,7 +88,8 @@ def test_a_label_followed_by_no_secret_is_stored(purpose: str, language: str) ->
 def test_every_language_names_every_purpose_and_the_registry_expands_the_same_words() -> None:
     """Each purpose has words in every language above; a registry row's {purpose} is exactly those words (the
     trigger test, test_registry_triggers.py, holds each row to the lists its detector reads)."""
-    assert all(labels(purpose, language) for purpose in LABELS for language in LANGUAGES)
+    assert set(NAMES) <= set(LABELS)
+    assert all(labels(purpose, language) for purpose in NAMES for language in LANGUAGES)
     rows = {name: c.keywords for name, c in load_conditions().items()}
     assert set(labels("verification_code")) <= set(rows["code_nearby"])
     assert set(labels("secret_answer")) <= set(rows["security_answer"])

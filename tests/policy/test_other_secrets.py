@@ -63,3 +63,33 @@ def test_a_net_use_password_is_refused_on_either_side_of_user(password: str, bef
 def test_net_use_without_a_password_is_stored() -> None:
     for text in (r"net use Z: \\fs01\share /persistent:yes", r"net use Z: \\fs01\share * /user:ACME\bob"):
         assert review(text).verdict == "store", text
+
+
+_HEX = st.text("0123456789abcdef", min_size=32, max_size=64).filter(
+    lambda h: sum(c.isdigit() for c in h) >= 6 and sum(c.isalpha() for c in h) >= 6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_HEX, name=st.sampled_from(["signing secret", "shared secret", "webhook signing secret", "HMAC key",
+                                         "encryption key", "master key", "client secret", "app secret", "API key"]),
+       words=st.sampled_from(["", " for the partner API", " of the webhook", " (staging)"]),
+       connector=st.sampled_from([" ", ": ", " is ", " = "]), upper=st.booleans())
+def test_a_long_hex_secret_under_any_key_name_is_refused(value: str, name: str, words: str, connector: str,
+                                                        upper: bool) -> None:
+    """Class covered: 32-64 hex digits (letters and digits mixed) after a name ending in 'secret' or 'key', a few
+    words between or none, with ':', 'is', '=' or no connector at all."""
+    value = value.upper() if upper else value
+    text = f"The {name}{words}{connector}{value}"
+    assert review(text).verdict == "refuse", text
+    assert value not in redact(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_HEX, name=st.sampled_from(["public key", "key ID", "key fingerprint", "secret santa list hash",
+                                         "key rotation commit", "signing key SHA256", "key version"]),
+       connector=st.sampled_from([" ", ": ", " is "]))
+def test_a_long_hex_value_named_public_is_stored(value: str, name: str, connector: str) -> None:
+    """False-alarm class: the same values where the name says they are public (a public key, an id, a fingerprint,
+    a hash or a commit)."""
+    text = f"The {name}{connector}{value}"
+    assert review(text).verdict == "store", text

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from .tables import Table
 
-__all__ = ["INSTRUCTION_RESULTS", "ON_ARRIVAL", "Table", "detection_table", "family_table", "policy_figures"]
+__all__ = ["INSTRUCTION_RESULTS", "ON_ARRIVAL", "READING_EXAMPLES", "Table", "detection_table", "family_table",
+           "policy_figures", "reading_table"]
 
 SOURCES = ("ours", "independent", "third", "fourth", "fifth", "sixth", "seventh")
 NEWEST = SOURCES[3:]
@@ -36,6 +37,34 @@ def family_table() -> Table:
         rows.append((family.name, family.looks_for, family.decides_by, str(len(names)), examples))
     rows.append(("**all**", "", "", f"**{len(order)}**", ""))
     return Table(("family", "looks for", "decides by", "detectors", "for example"), tuple(rows))
+
+
+READING_EXAMPLES = (
+    "Lunch with Alice on Friday at noon.",
+    "Mi CBU es 2850590940090418135201 para la transferencia.",
+    "The account number 123456789 is on the invoice.",
+    "Meine Krankenversichertennummer ist A123456780.",
+    "Send the refund to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq please.",
+    "AKIAIOSFODNN7EXAMPLE is the key id in AWS's docs.",
+    "AKIAUITM3KJG7ONJ6NBE is the key id in the runbook.",
+)
+"""Sentences that show the three pieces of data at work (every identifier in them is a fake or a published example)."""
+
+
+def reading_table(sentences: tuple[str, ...] = READING_EXAMPLES) -> Table:
+    """How the policy reads each sentence: how many detectors the registry runs, which public values it hides from
+    them, and the verdict with the detector that decided it."""
+    from ..policy.public import public_spans
+    from ..policy.rules import DETECTORS, review, selected_detectors
+
+    rows = []
+    for text in sentences:
+        run = selected_detectors(text)
+        hidden = ", ".join(sorted({kind for _, _, kind in public_spans(text)})) or "none"
+        decision = review(text)
+        verdict = decision.verdict + (f" (`{decision.detector}`)" if decision.detector else "")
+        rows.append((text, f"{len(run)} of {len(DETECTORS)}", hidden, verdict))
+    return Table(("text", "detectors run", "public values hidden", "verdict"), tuple(rows))
 
 
 def _pct(refused: int, total: int) -> str:

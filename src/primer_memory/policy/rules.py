@@ -272,6 +272,12 @@ def _needed(view: str, every_detector: bool) -> tuple[Detector, ...]:
     return DETECTORS if every_detector else _SELECTOR.select(view)
 
 
+def selected_detectors(content: str) -> tuple[str, ...]:
+    """The names of the detectors the registry runs on `content` (its keywords and character classes select them;
+    the others cannot fire), in registry order: what notebook 3 shows of the one pass."""
+    return tuple(d.name for d in _needed(detector_view(content), False))
+
+
 def detector_table() -> list[dict[str, str]]:
     """The registry as rows (name, what it catches, an example shape) for a notebook table."""
     return [{"detector": d.name, "catches": d.description, "example": d.example} for d in DETECTORS]

@@ -28,8 +28,9 @@ LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "
 VERBS = ("action", "move", "change")
 """Purposes whose words are verbs, matched by stem: an agent's actions; what moves data or money; what changes."""
 MARKERS = ("standing", "politeness", "agent", "obligation", "you", "role", "payee")
-LABELS = ("passphrase", "verification_code", "key_name", "recovery_words", "secret_answer")
-"""Purposes whose words name a credential: detectors read them as trigger words (`labels`), never as markers."""
+LABELS = ("passphrase", "verification_code", "key_name", "recovery_words", "secret_answer", "reference", "mine")
+"""Purposes the detectors read (`labels`), never markers: a credential's names, the words that make a number a
+reference rather than a secret, and the first-person possessives ('my password')."""
 PURPOSES = VERBS + MARKERS + LABELS
 AS_WRITTEN = frozenset({"zh", "ja", "ar", "hi"})
 """Scripts whose verbs are found anywhere in the sentence, as written (no spaces, or verbs in phrases)."""

@@ -103,11 +103,56 @@ def _judge_followup(window: str) -> Span | None:
     return None
 
 
+# The sentence after "my password" (issue 48): "I reset my password this morning. It's Tr0ub4dor&3 now." The
+# possessive comes from the word list (words.csv, purpose "mine"), up to two words before the password word.
+_MINE = labels("mine")
+_MINE_BEFORE = 24
+_PASSWORD_THINGS = frozenset("""manager managers policy policies generator hint hints field fields box form page screen
+vault app apps list file spreadsheet reset""".split())
+_SENTENCE_BREAK = re.compile(r"[.!?。！？](?:[ \t]+|(?=[^\x00-\x7f]))")
+
+
+def _says_mine(before: str) -> bool:
+    before = before.replace("\0", " ")  # the padding of a window at the text's start
+    words = before.split()[-3:]
+    return any(w.strip(_STRIP) in _MINE for w in words) or any(before.endswith(m) for m in _MINE
+                                                               if _CJK_CHAR.search(m))
+
+
+def _judge_next_sentence(window: str) -> Span | None:
+    """'my password' in a sentence that gives no value, and a value in the one sentence after it."""
+    low = lower_in_place(window)
+    word = _FOLLOW_AT.match(low, _MINE_BEFORE)
+    if word is None or word.group() in _ASKED or (_GLUED.match(window, word.end()) and window[_MINE_BEFORE].isascii()):
+        return None
+    before = low[:_MINE_BEFORE]
+    if _GLUED.match(window, _MINE_BEFORE - 1) or not _says_mine(before[max(before.rfind("\n"), 0):]):
+        return None
+    line = window[word.end():].split("\n", 1)[0]
+    following = line.split()
+    if following and following[0].lower().strip(_STRIP) in _PASSWORD_THINGS:
+        return None  # "my password manager ..." names a thing, not the password
+    cut = _SENTENCE_BREAK.search(line)
+    if cut is None or _answer_in(line[:cut.start()]) is not None:
+        return None  # no next sentence on this line, or a value in the word's own (password_nearby's to judge)
+    after = line[cut.end():]
+    end = _SENTENCE_BREAK.search(after)
+    span = _answer_in(after[:end.start()] if end else after)
+    base = word.end() + cut.end()
+    return None if span is None else (base + span[0], base + span[1])
+
+
 def find_password_followup(text: str) -> Span | None:
-    """'> what's the password they gave you?' then 'it was ndd4g2jYwoRI': an answer on the next lines."""
-    if "\n" not in text or not has_digit(text):
-        return None  # every answer this finder takes is on another line and has a digit
-    return first_in_windows(text, positions(text, _PASSWORD_TRIGGERS + _ASKED), 1, 100 + _FOLLOW, _judge_followup)
+    """'> what's the password they gave you?' then 'it was ndd4g2jYwoRI': an answer on the next lines; or 'my
+    password' and the value in the next sentence ('I reset my password. It's Tr0ub4dor&3 now.')."""
+    if not has_digit(text):
+        return None  # every answer this finder takes has a digit
+    if "\n" in text:
+        span = first_in_windows(text, positions(text, _PASSWORD_TRIGGERS + _ASKED), 1, 100 + _FOLLOW,
+                                _judge_followup)
+        if span is not None:
+            return span
+    return first_in_windows(text, positions(text, _PASSWORD_TRIGGERS), _MINE_BEFORE, 160, _judge_next_sentence)
 
 
 # ----------------------------------------------------------------------------- an account and its password

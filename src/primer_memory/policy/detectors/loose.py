@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 
 from .nearby import _NOT_SECRET_CODE
-from .phrases import (_CJK_WORDS, _NUMERIC_WORDS, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, NOT_A_VALUE)
+from .phrases import (_CJK_WORDS, _NUMERIC_WORDS, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, NOT_A_VALUE,
+                      names_a_reference)
 from .id_scan import has_shape
 from ..scan import Span, _literal, first_in_windows, has_digit, lower_in_place, positions
+from ..wordlist import labels
 
 _TRIGGERS = tuple(sorted({w.lower() for w in _PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS}
                          | set(_CJK_WORDS) | {"code", "passcode", "otp", "login", "credentials", "creds", "pin"}
@@ -32,7 +34,8 @@ _TRIGGER_AT = re.compile("|".join(re.escape(w) for w in _TRIGGERS))
 # The word before the credential word that makes it another kind of code ("budget code", "course code").
 _PUBLIC_CODE = frozenset("""budget cost project course class product promo coupon voucher discount tracking order
 postal zip area country error status exit http booking reference ticket invoice colour color source
-corso curso cours kurs μαθήματος asignatura materia""".split())
+corso curso cours kurs μαθήματος asignatura materia""".split()) | {
+    w for w in labels("reference") if " " not in w}  # and the word list's references in its languages (words.csv)
 # The word before a value that says what else the value is.
 _PUBLIC = frozenset("""order ticket invoice tracking ref reference booking case version model room flight seat gate
 line page step chapter postcode zip ext extension tel phone fax build commit job run issue pr po sku item product
@@ -79,8 +82,9 @@ def _judge(window: str) -> Span | None:
     before = low[:_BEFORE]
     if _WORDS.findall(before)[-1:] and _WORDS.findall(before)[-1] in _PUBLIC_CODE:
         return None
-    if _NOT_SECRET_CODE.search(before[max(before.rfind("\n"), before.rfind(". ")) + 1:] + " " + word.group()):
-        return None  # "zip code", "error code", "promo code"
+    sentence = before[max(before.rfind("\n"), before.rfind(". ")) + 1:]
+    if _NOT_SECRET_CODE.search(sentence + " " + word.group()) or names_a_reference(sentence, ""):
+        return None  # "zip code", "error code", "promo code", "track-and-trace code"
     rest = window[word.end():]
     line, _, below = rest.partition("\n")
     clause = line if line.strip() and not line.rstrip().endswith((":", "?")) else line + "\n" + below

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from .codes import _CIPHER
-from .phrases import (_CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
+from .phrases import (names_a_reference, _CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
                              NOT_A_VALUE, _ascii_head, looks_chosen)
 from ..scan import Span, _literal, first_in_windows, has_digit, lower_in_place, lowered, positions
 from ..wordlist import labels
@@ -201,7 +201,8 @@ def _judge_code(window: str, word: str, before: str) -> Span | None:
     strong = word in _CODE_WORDS or "code" in mid or "pin" in mid or "combination" in mid
     if digits < (3 if strong or "set to" in match.group().lower() else 4) or digits > 12:
         return None
-    if _NOT_SECRET_CODE.search(before + window[:len(word)] + " " + mid) and not _ONE_TIME.search(mid):
+    if (_NOT_SECRET_CODE.search(before + window[:len(word)] + " " + mid) or names_a_reference(before, mid)) \
+            and not _ONE_TIME.search(mid):
         return None
     after = _NEXT.match(window, match.end("value"))
     if after is not None and after.group(1).lower().strip(".,;)") in _QUANTITY:

@@ -178,14 +178,16 @@ def find_password_phrase(text: str) -> Span | None:
     Candidates are where a credential word occurs (str.find); each is judged once per distinct window
     of text, so long runs of the same words cost one judgement, not one per repeat.
     """
-    judged: dict[tuple[bool, str], Span | None] = {}
+    judged: dict[tuple[bool, str, str], Span | None] = {}
     for pos in positions(text, _TRIGGERS):
         glued = pos > 0 and _NOT_AFTER.match(text, pos - 1) is not None
         window = text[pos:pos + _WINDOW]
-        key = (glued, window)
+        before = text[max(0, pos - _REFERENCE_BEFORE):pos]
+        before = before[max(before.rfind("\n"), before.rfind(". ")) + 1:].lower()  # this sentence only
+        key = (glued, window, before)
         if key not in judged:
             check_places(len(judged) + 1)
-            judged[key] = _judge(window, glued)
+            judged[key] = _judge(window, glued, before)
         span = judged[key]
         if span is not None:
             return pos + span[0], pos + span[1]
@@ -199,20 +201,23 @@ _PUBLIC_THING = re.compile(r"\s+(?:\w+\s+){0,2}?(?:μαθήματος|μαθήμ
                            r"producto|pedido|materia|przedmiotu|kursu|produktu|курса|товара|заказа)\b", re.I)
 
 
-def _judge(window: str, glued: bool) -> Span | None:
-    """The secret's span in `window`, which starts with a credential word, or None."""
+def _judge(window: str, glued: bool, before: str = "") -> Span | None:
+    """The secret's span in `window`, which starts with a credential word (`before`: its sentence up to the word),
+    or None."""
     word = _WORD_AT.match(window)
     if word is not None and word.group().lower() in _CODE_OR_PASSWORD and _PUBLIC_THING.match(window, word.end()):
         return None
     match = _PHRASE.match(window)
     if match is not None and not (glued and match.group("word")[0].isascii()):
-        span = _judge_phrase(match)
+        span = _judge_phrase(match, before)
         if span is not None:
             return span
     loose = _PHRASE_LOOSE.match(window)
     if loose is None or (glued and loose.group("word")[0].isascii()):
         return None
     if loose.group("word").lower() in _NUMERIC_WORDS:  # "keypad code for the storeroom 282980": digits only
+        if names_a_reference(before, window[loose.end("word"):loose.start("value")].lower()):
+            return None  # "pin code for delivery 560034": a reference
         if window[:loose.start("value")].split()[-1].lower() in _TIME_WORDS:
             return None  # "the combination of factors in 2024"
         if window[:loose.start("value")].split()[-1].lower().strip("#.:") in _PLACES:
@@ -238,11 +243,33 @@ _NUMBERED = frozenset("""user usuario usuário utilisateur benutzer account kont
 client cliente customer kunde number nummer numéro número no nr case invoice member""".split())
 
 
-def _judge_phrase(match: re.Match[str]) -> Span | None:
+# Words that make the number after a code word a reference (words.csv, purpose "reference"), when they qualify the
+# code word itself: right before it ("Delivery pincode 560034", "booking code") or between it and the number
+# ("codice della prenotazione è 4821", "código de seguimiento"). Earlier in the sentence they name another number
+# ("reservation 3363706014, PIN 1346": the PIN is the booking's secret).
+_REFERENCE = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in labels("reference") if not _CJK_CHAR.search(w))
+                        + r")\b|" + "|".join(re.escape(w) for w in labels("reference") if _CJK_CHAR.search(w)))
+_REFERENCE_LAST = re.compile(r"(?:" + _REFERENCE.pattern + r")[\s:#-]*$")
+_REFERENCE_BEFORE = 24
+
+
+def names_a_reference(before: str, between: str) -> bool:
+    """Whether a reference word (lower case) ends `before` (the sentence up to the code word) or stands in
+    `between` (from the code word to its number) with no number of its own after it ("the PIN for reservation
+    3363706014 is 1346": that reference has its number, and the PIN is still the secret)."""
+    if _REFERENCE_LAST.search(before) is not None:
+        return True
+    found = _REFERENCE.search(between)
+    return found is not None and not any(c.isdigit() for c in between[found.end():])
+
+
+def _judge_phrase(match: re.Match[str], before: str = "") -> Span | None:
     text = match.string
     word = match.group("word").lower()
     strong = match.group("strong") is not None
     if word in _NUMERIC_WORDS or word in _CJK_NUMERIC:
+        if names_a_reference(before, text[match.end("word"):match.start("value")].lower()):
+            return None  # "Delivery pincode 560034", "codice della prenotazione 4821": a reference
         return _numeric_span(text, match.start("value"), strong)
     raw = match.group("value")
     if (match.group("strong") or "").strip() in (":", "=") and _is_variable(raw.rstrip(_TRAILING),

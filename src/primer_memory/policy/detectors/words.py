@@ -69,6 +69,21 @@ _NAMED_ELSEWHERE = re.compile("(?:" + "|".join(map(re.escape, _KEY_NAMES)) + r")
 # Round 7: a key-like identifier, then a space, then the value, as logs print them ("auth_token 29ba...").
 _SPACED = re.compile(r"(?<=[a-z0-9][_-])(?:token|secret|key)[ \t]+" + _SECRET_VALUE, re.I)
 _SPACED_TRIGGER = ("token", "secret", "key")
+# Issue 48: a long hex value under any key's name ("webhook signing secret 9f2c...", "HMAC key for the API: 4f1c..."),
+# with or without a connector: 32+ hex digits, letters and digits mixed, and no word between saying it is public.
+_HEX_NAMED = re.compile(r"(?:secret|key)\b(?P<between>[^\n:=]{0,40}?)(?:\s*[:=]\s*|\s+(?:is|was)\s+|\s+)[\"']?"
+                        r"(?P<value>[0-9a-fA-F]{32,128})(?![0-9A-Za-z])", re.I)
+_HEX_TRIGGER = ("secret", "key")
+_PUBLIC_HEX = re.compile(r"\b(?:public|pub|id|fingerprint|hash|digest|checksum|commit|sha\d*|md5|uuid|version|build|"
+                         r"rotation|thumbprint|serial)\b", re.I)
+
+
+def _hex_named(text: str, match: re.Match[str]) -> bool:
+    value = match.group("value")
+    before = text[max(0, match.start() - 12):match.start()].lower()
+    return (sum(c.isdigit() for c in value) >= 6 and sum(c.isalpha() for c in value) >= 6
+            and _PUBLIC_HEX.search(before.split()[-1] if before.split() else "") is None
+            and _PUBLIC_HEX.search(match.group("between")) is None)
 _AUTH_TRIGGER = ("bearer", "token", "basic")
 
 def _find_secret_assignment(text: str) -> Span | None:
@@ -86,10 +101,13 @@ def _find_secret_assignment(text: str) -> Span | None:
         if _high_entropy(match.group("value")):
             return match.span("value")
     for match in _matches_folded(_NAMED_LATER_TRIGGER, _NAMED_LATER, text, _AFTER_UNICODE_WORD):
-        if _high_entropy(match.group("value")):
-            return match.span("value")
+        if _high_entropy(match.group("value")) and not _PUBLIC_HEX.search(text[match.start():match.start("value")]):
+            return match.span("value")  # unless a word between says it is public ("secret santa list hash: ...")
     for match in _matches_folded(_KEY_NAMES, _NAMED_ELSEWHERE, text, _AFTER_UNICODE_WORD):
-        if _high_entropy(match.group("value")):
+        if _high_entropy(match.group("value")) and not _PUBLIC_HEX.search(text[match.start():match.start("value")]):
+            return match.span("value")
+    for match in _matches_folded(_HEX_TRIGGER, _HEX_NAMED, text):
+        if _hex_named(text, match):
             return match.span("value")
     return None
 
