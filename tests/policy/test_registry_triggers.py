@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.detectors import (codes, context, documents, hashes, health, ids, ids_europe, ids_world,
+from primer_memory.policy.detectors import (codes, context, documents, hashes, health, ids, ids_world, national,
                                             lines, loose, nearby, phrases, spoken, tokens, words)
 from primer_memory.policy.registry import load_conditions
 
@@ -47,12 +47,9 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     # Identifiers judged only next to their names: every first_valid call of the finder passes its Names, and
     # first_valid returns at once when Names.present finds none (ca_sin's finder asks ids._named first).
     **{name: [names.words for names in lists] for name, lists in {
-        "nl_bsn": [ids_europe._BSN_NAMES], "de_steuer_id": [ids_europe._DE_NAMES],
-        "se_personnummer": [ids_europe._SE_NAMES], "dk_cpr": [ids_europe._DK_NAMES],
-        "pl_pesel": [ids_europe._PL_NAMES], "pt_nif": [ids_europe._PT_NAMES], "ie_ppsn": [ids_europe._IE_NAMES],
-        "ro_cnp": [ids_europe._RO_NAMES], "gr_amka": [ids_europe._AMKA_NAMES], "ru_snils": [ids_europe._SNILS_NAMES],
-        "ru_inn": [ids_europe._INN_NAMES], "ua_rnokpp": [ids_europe._RNOKPP_NAMES],
-        "cz_rodne_cislo": [ids_europe._CZ_NAMES], "in_pan": [ids_world._PAN_NAMES],
+        **{n.name: [f.names for f in n.forms] for n in national.national_ids().values()
+           if all(f.names is not None for f in n.forms)},
+        "in_pan": [ids_world._PAN_NAMES],
         "jp_my_number": [ids_world._JP_NAMES], "au_tfn": [ids_world._TFN_NAMES],
         "au_medicare": [ids_world._MEDICARE_NAMES], "tr_kimlik": [ids_world._TR_NAMES],
         "il_teudat_zehut": [ids_world._IL_NAMES], "id_nik": [ids_world._NIK_NAMES],
@@ -104,7 +101,7 @@ NOTES = {
     "bank_account": "a bank account's words: routing, transit, account in its languages (codes._BANK_TRIGGERS)",
     "vendor_token": "a vendor format's fixed prefix (tokens.TOKEN_FORMATS)",
     "cli_password": "a command's name, a long flag's '--', a command secret's own words, or 'value' (lines.py)",
-    **{name: "the identifier's names (Names in ids_europe.py, ids_world.py or ids.py): a number counts only next to one"
+    **{name: "the identifier's names (national_ids.toml, or Names in ids_world.py or ids.py): a number counts only next to one"
        for name in ("nl_bsn", "de_steuer_id", "se_personnummer", "dk_cpr", "pl_pesel", "pt_nif", "ie_ppsn", "ro_cnp",
                     "gr_amka", "ru_snils", "ru_inn", "ua_rnokpp", "cz_rodne_cislo", "in_pan", "jp_my_number", "au_tfn",
                     "au_medicare", "tr_kimlik", "il_teudat_zehut", "id_nik", "gb_nhs_number", "ca_health_number",

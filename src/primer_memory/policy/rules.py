@@ -8,11 +8,11 @@ model (memory poisoning) is refused.
 A single keyword regex ("password|token|secret") both misses real keys and
 refuses harmless sentences ("the token budget is 300"). Instead each format has
 its own detector, with the check its specification gives where it has one; the
-detectors live in modules by idea (detect_formats, detect_vendors, detect_tokens,
-detect_hashes, detect_urls, detect_numbers, detect_ids, detect_ids_europe,
-detect_ids_world, detect_phrases, detect_nearby, detect_lines, detect_codes,
-detect_words, detect_context, detect_spoken, detect_documents, detect_health,
-detect_loose, poisoning) and are listed in one registry, `DETECTORS`. A refusal
+detectors live in policy/detectors/, one module an idea (formats, vendors, tokens,
+hashes, urls, numbers, ids, ids_world, phrases, nearby, lines, codes, words,
+context, spoken, documents, health, loose), identifiers partly as data (national.py
+reads national_ids.toml, catalogue.py reads catalogue.csv), and are listed in one
+registry, `DETECTORS`. A refusal
 names the detector that fired; its reason is a fixed sentence per detector, so it
 can never repeat the secret. How well this does on text it was not tuned on is
 measured in benchmarks/bench_policy.py.

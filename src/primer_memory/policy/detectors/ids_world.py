@@ -1,10 +1,10 @@
 """National identifiers and bank details of the rest of the world, each judged by python-stdnum.
 
-As in ids_europe: python-stdnum judges check digits and birth dates (`checksums.valid`; the Hungarian
+As for the formats of national_ids.toml (Europe's, one table each): python-stdnum judges check digits and birth dates (`checksums.valid`; the Hungarian
 TAJ and tax number, the Australian Medicare card and the Singapore NRIC, which it lacks, have own
 checks), distinctive printed shapes count on their own, and a number too weak alone (no public check, or one check digit on a bare run of
 digits) counts only next to its name. Bank details count as a pair: a UK sort code or an Australian
-BSB with an account number beside it. `WORLD_ID_DETECTORS` lists both modules' detectors.
+BSB with an account number beside it. `WORLD_ID_DETECTORS` lists the data's detectors and this module's.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .ids_europe import EUROPE_ID_DETECTORS
+from .national import detectors as national_detectors
 from ..checksums import valid
 from .id_scan import END, Names, digits_of, first_valid, folded_view, has_digits, has_shape
 from ..scan import Span
@@ -323,7 +323,7 @@ def find_sg_nric(text: str) -> Span | None:
 _NRIC = re.compile(rb" ([STFGM][0-9]{7}[A-Z])" + END)
 
 
-WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = EUROPE_ID_DETECTORS + (
+WORLD_ID_DETECTORS: tuple[tuple[str, str, Callable[[str], Span | None], str], ...] = national_detectors() + (
     ("cn_resident_id", "a Chinese resident identity number (MOD 11-2 valid)", find_cn_resident_id,
      "110101199001011237"),
     ("in_pan", "an Indian PAN (permanent account number)", find_in_pan, "PAN ABCPE1234F"),
