@@ -210,7 +210,8 @@ def review_detector(text: str) -> str | None:
        shift=st.integers(1, 9))
 def test_an_ontario_health_number_is_found_by_name_while_luhn_holds(body: str, version: str, shift: int) -> None:
     """Class: OHIP numbers (10 digits, stdnum.luhn, an optional version code) after their name."""
-    from primer_memory.policy.detectors.ids_world import find_ca_health_number
+    from primer_memory.policy.detectors.national import national_ids
+    find_ca_health_number = national_ids()["ca_health_number"].find
 
     number = complete("luhn", body)
     assert number is not None

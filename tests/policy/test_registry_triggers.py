@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.detectors import (codes, context, documents, hashes, health, ids, ids_world, national,
+from primer_memory.policy.detectors import (codes, context, documents, hashes, health, ids, national,
                                             lines, loose, nearby, phrases, spoken, tokens, words)
 from primer_memory.policy.registry import load_conditions
 
@@ -49,12 +49,7 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     **{name: [names.words for names in lists] for name, lists in {
         **{n.name: [f.names for f in n.forms] for n in national.national_ids().values()
            if all(f.names is not None for f in n.forms)},
-        "in_pan": [ids_world._PAN_NAMES],
-        "jp_my_number": [ids_world._JP_NAMES], "au_tfn": [ids_world._TFN_NAMES],
-        "au_medicare": [ids_world._MEDICARE_NAMES], "tr_kimlik": [ids_world._TR_NAMES],
-        "il_teudat_zehut": [ids_world._IL_NAMES], "id_nik": [ids_world._NIK_NAMES],
-        "gb_nhs_number": [ids_world._NHS_NAMES], "ca_health_number": [ids_world._PHN_NAMES, ids_world._OHIP_NAMES],
-        "hu_taj_or_tax_id": [ids_world._HU_TAJ_NAMES, ids_world._HU_TAX_NAMES]}.items()},
+        }.items()},
     "ca_sin": [ids._NAMES["sin"]],
     # Fixed pieces a finder asks for before anything else: every Swiss AHV number starts 756, every Emirates ID
     # 784, and a BitLocker key is eight dashed groups.
@@ -101,7 +96,7 @@ NOTES = {
     "bank_account": "a bank account's words: routing, transit, account in its languages (codes._BANK_TRIGGERS)",
     "vendor_token": "a vendor format's fixed prefix (tokens.TOKEN_FORMATS)",
     "cli_password": "a command's name, a long flag's '--', a command secret's own words, or 'value' (lines.py)",
-    **{name: "the identifier's names (national_ids.toml, or Names in ids_world.py or ids.py): a number counts only next to one"
+    **{name: "the identifier's names (national_ids.toml, or Names in ids.py): a number counts only next to one"
        for name in ("nl_bsn", "de_steuer_id", "se_personnummer", "dk_cpr", "pl_pesel", "pt_nif", "ie_ppsn", "ro_cnp",
                     "gr_amka", "ru_snils", "ru_inn", "ua_rnokpp", "cz_rodne_cislo", "in_pan", "jp_my_number", "au_tfn",
                     "au_medicare", "tr_kimlik", "il_teudat_zehut", "id_nik", "gb_nhs_number", "ca_health_number",

@@ -14,22 +14,39 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from importlib.resources import files
 
 from ..checksums import valid
 from ..scan import Span
-from .id_scan import END, Names, first_valid
+from .id_scan import END, Names, digits_of, first_valid
 
 __all__ = ["Form", "NationalId", "NationalIdsError", "detectors", "national_ids", "parse"]
 
 
 @dataclass(frozen=True)
 class Form:
-    """One way a number is written: its pattern, the names it needs near (None: none), its shape pieces."""
+    """One way a number is written: its pattern, the names it needs near (None: none), its shape pieces, and how
+    a candidate is judged: the stdnum kinds, on the digits only (`digits`, perhaps only the `first` few), never
+    all zeros (`nonzero`), upper-cased (`upper`)."""
 
     pattern: re.Pattern[bytes]
     names: Names | None
     shapes: tuple[bytes, ...]
+    checks: tuple[str, ...]
+    digits: bool = False
+    first: int = 0
+    nonzero: bool = False
+    upper: bool = False
+
+    def accept(self, value: str) -> bool:
+        """Whether a stdnum kind of the form takes `value`."""
+        if self.digits:
+            value = digits_of(value)[:self.first or None]
+        if self.nonzero and not any(c in "123456789" for c in value):
+            return False
+        value = value.upper() if self.upper else value
+        return any(valid(kind, value) for kind in self.checks)
 
 
 @dataclass(frozen=True)
@@ -39,34 +56,27 @@ class NationalId:
     name: str
     description: str
     example: str
-    checks: tuple[str, ...]
     forms: tuple[Form, ...]
     why: str = ""
     requires: str = ""
-    upper: bool = False
-
-    def accept(self, value: str) -> bool:
-        """Whether a stdnum kind of the format takes `value`."""
-        value = value.upper() if self.upper else value
-        return any(valid(kind, value) for kind in self.checks)
 
     def find(self, text: str) -> Span | None:
         """The first number of a form, valid, with a name near it where the form needs one."""
         if self.requires and self.requires not in text:
             return None
         for form in self.forms:
-            span = first_valid(form.pattern, text, self.accept, form.names, form.shapes)
+            span = first_valid(form.pattern, text, form.accept, form.names, form.shapes)
             if span is not None:
                 return span
         return None
 
 
-def _form(table: dict[str, object]) -> Form:
+def _form(table: dict[str, Any], checks: tuple[str, ...], upper: bool) -> Form:
     pattern = re.compile(b" (" + str(table["pattern"]).encode() + b")" + END)
-    words = tuple(table.get("names", ()))  # type: ignore[arg-type]
-    cased = tuple(table.get("cased", ()))  # type: ignore[arg-type]
+    words, cased = tuple(table.get("names", ())), tuple(table.get("cased", ()))
     names = Names(*words, cased=cased) if words or cased else None
-    return Form(pattern, names, tuple(s.encode() for s in table.get("shapes", ())))  # type: ignore[union-attr]
+    return Form(pattern, names, tuple(s.encode() for s in table.get("shapes", ())), checks,
+                table.get("digits", False), table.get("first", 0), table.get("nonzero", False), upper)
 
 
 class NationalIdsError(ValueError):
@@ -74,7 +84,7 @@ class NationalIdsError(ValueError):
 
 
 _KEYS = {"description", "example", "checks", "forms", "why", "requires", "upper"}
-_FORM_KEYS = {"pattern", "names", "cased", "shapes"}
+_FORM_KEYS = {"pattern", "names", "cased", "shapes", "checks", "digits", "first", "nonzero"}
 
 
 def parse(text: str) -> dict[str, NationalId]:
@@ -84,23 +94,25 @@ def parse(text: str) -> dict[str, NationalId]:
     found = {}
     for name, table in tomllib.loads(text).items():
         keys = set(table)
-        if not {"description", "example", "checks", "forms"} <= keys or not keys <= _KEYS:
+        if not {"description", "example", "forms"} <= keys or not keys <= _KEYS:
             raise NationalIdsError(f"[{name}] needs description, example, checks and forms, and may have why, requires "
                                    f"and upper; it has {', '.join(sorted(keys))}")
-        unknown = [k for k in table["checks"] if k not in STDNUM and k not in OWN_VALIDATORS]
-        if unknown:
-            raise NationalIdsError(f"[{name}] checks with {unknown[0]!r}, which checksums.py does not know; add it to "
-                                   "STDNUM (a python-stdnum module) or OWN_VALIDATORS")
+        forms = []
         for form in table["forms"]:
             if "pattern" not in form or not set(form) <= _FORM_KEYS:
-                raise NationalIdsError(f"a form of [{name}] needs a pattern and may have names, cased and shapes; it "
-                                       f"has {', '.join(sorted(form))}")
-        try:
-            forms = tuple(_form(f) for f in table["forms"])
-        except re.error as error:
-            raise NationalIdsError(f"a pattern of [{name}] does not compile: {error}") from None
-        found[name] = NationalId(name, table["description"], table["example"], tuple(table["checks"]), forms,
-                                 table.get("why", ""), table.get("requires", ""), table.get("upper", False))
+                raise NationalIdsError(f"a form of [{name}] needs a pattern and may have names, cased, shapes, checks, "
+                                       f"digits, first and nonzero; it has {', '.join(sorted(form))}")
+            checks = tuple(form.get("checks", table.get("checks", ())))
+            unknown = [k for k in checks if k not in STDNUM and k not in OWN_VALIDATORS] or ([] if checks else [""])
+            if unknown:
+                raise NationalIdsError(f"[{name}] checks with {unknown[0]!r}, which checksums.py does not know; add it "
+                                       "to STDNUM (a python-stdnum module) or OWN_VALIDATORS")
+            try:
+                forms.append(_form(form, checks, table.get("upper", False)))
+            except re.error as error:
+                raise NationalIdsError(f"a pattern of [{name}] does not compile: {error}") from None
+        found[name] = NationalId(name, table["description"], table["example"], tuple(forms), table.get("why", ""),
+                                 table.get("requires", ""))
     return found
 
 
