@@ -1,4 +1,4 @@
-"""Vendors' API tokens known by a fixed prefix (one table row per format), and vendor keys known otherwise.
+"""Vendors' API tokens known by a fixed prefix (one row a format, vendor_tokens.csv), and vendor keys known otherwise.
 
 The formats come from vendors' documentation and from what public secret-scanning rule sets (gitleaks,
 GitHub secret scanning) describe; formats the registry already covers (GitHub, GitLab PATs, Slack bot
@@ -14,10 +14,12 @@ matched in full, with a pattern that checks the token starts there and that its 
 
 from __future__ import annotations
 
+import csv
 import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from importlib.resources import files
 
 from .hashes import find_password_hash, find_private_key_file, find_wallet_key, find_wireguard_key
 from .urls import find_otpauth_secret, find_signed_url, find_webhook_url
@@ -26,7 +28,8 @@ from .token_scan import first_of, random_enough
 
 # A token cannot start right after one of these characters: it would be the middle of a longer token.
 _BLOCK = r"A-Za-z0-9_.$~+\-"
-_B64_END = r"A-Za-z0-9+/=_\-"
+
+
 @dataclass(frozen=True)
 class TokenFormat:
     """One vendor's token: its fixed prefix, a regex for the rest, and what may not follow it."""
@@ -36,6 +39,7 @@ class TokenFormat:
     rest: str
     end: str = r"A-Za-z0-9_\-"
     mixed: bool = True  # the random part mixes letters and digits
+    group: str = ""  # what kind of service (vendor_tokens.csv groups its rows)
 
     @functools.cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -52,111 +56,16 @@ class TokenFormat:
         return random_enough(token[len(self.prefix):], self.mixed)
 
 
-def _b64(low: int, high: int) -> str:
-    return f"[A-Za-z0-9+/]{{{low},{high}}}={{0,3}}"
+@functools.cache
+def _load_formats() -> tuple[TokenFormat, ...]:
+    """The rows of vendor_tokens.csv, in order (the file says what each column is)."""
+    text = files(__package__).joinpath("vendor_tokens.csv").read_text(encoding="utf-8")
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    return tuple(TokenFormat(r["vendor"], r["prefix"], r["rest"], r["end"] or TokenFormat.end, r["mixed"] == "yes",
+                             r["group"]) for r in rows)
 
 
-T = TokenFormat
-_HEX32 = "[a-fA-F0-9]{32}"
-TOKEN_FORMATS: tuple[TokenFormat, ...] = (
-    # source control, CI, package and artifact registries
-    T("GitLab feature-flag client", "glffct-", r"[A-Za-z0-9_-]{20,64}"),
-    T("GitLab runner registration", "GR1348941", r"[A-Za-z0-9_-]{20,64}"),
-    T("Docker Hub", "dckr_pat_", r"[A-Za-z0-9_-]{27,40}"),
-    T("Docker Hub organisation", "dckr_oat_", r"[A-Za-z0-9_-]{27,40}"),
-    T("RubyGems", "rubygems_", r"[a-f0-9]{48}"),
-    T("NuGet", "oy2", r"[a-z0-9]{43}"),
-    T("Clojars", "CLOJARS_", r"[A-Za-z0-9]{60}"),
-    T("JFrog Artifactory API key", "AKCp", r"[A-Za-z0-9]{69,73}"),
-    T("JFrog Artifactory reference token", "cmVmdGtu", r"[A-Za-z0-9]{56}"),
-    T("CircleCI", "CCIPAT_", r"[A-Za-z0-9]{22}_[A-Fa-f0-9]{40}"),
-    T("Sourcegraph", "sgp_", r"(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}"),
-    T("Hugging Face organisation", "api_org_", r"[A-Za-z]{34}", mixed=False),
-    # cloud, infrastructure and secret managers
-    T("HashiCorp Vault service", "hvs.", r"[A-Za-z0-9_-]{24,300}"),
-    T("HashiCorp Vault batch", "hvb.", r"[A-Za-z0-9_-]{90,300}"),
-    T("HashiCorp Vault recovery", "hvr.", r"[A-Za-z0-9_-]{24,300}"),
-    T("Doppler", "dp.", r"(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{40,44}"),
-    T("Pulumi", "pul-", r"[a-f0-9]{40}"),
-    T("Heroku", "HRKU-", r"[A-Za-z0-9_-]{40,70}"),
-    T("Fly.io", "fo1_", r"[A-Za-z0-9_-]{43}"),
-    T("Fly.io", "fm1a_", _b64(100, 3000), _B64_END),
-    T("Fly.io", "fm1r_", _b64(100, 3000), _B64_END),
-    T("Fly.io", "fm2_", _b64(100, 3000), _B64_END),
-    T("Netlify", "nfp_", r"[A-Za-z0-9]{36,44}"),
-    T("Supabase", "sbp_", r"[a-f0-9]{40}"),
-    T("Supabase secret", "sb_secret_", r"[A-Za-z0-9_-]{31,36}"),
-    T("PlanetScale password", "pscale_pw_", r"[A-Za-z0-9_=-]{32,64}"),
-    T("PlanetScale", "pscale_tkn_", r"[A-Za-z0-9_=-]{32,64}"),
-    T("PlanetScale OAuth", "pscale_oauth_", r"[A-Za-z0-9_=-]{32,64}"),
-    T("Cloudflare origin CA", "v1.0-", r"[a-f0-9]{24}-[a-f0-9]{146}"),
-    T("Alibaba Cloud", "LTAI", r"[A-Za-z0-9]{12,20}"),
-    T("Tencent Cloud", "AKID", r"[A-Za-z0-9]{32}"),
-    T("Scalingo", "tk-us-", r"[A-Za-z0-9_-]{48}"),
-    T("Infracost", "ico-", r"[A-Za-z0-9]{32}"),
-    T("Dynatrace", "dt0c01.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}"),
-    # observability and API tooling
-    T("Grafana Cloud", "glc_", _b64(32, 400), _B64_END),
-    T("Grafana service account", "glsa_", r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-    T("New Relic user", "NRAK-", r"[A-Za-z0-9]{27}"),
-    T("New Relic insert", "NRII-", r"[A-Za-z0-9_-]{32}"),
-    T("Sentry organisation", "sntrys_", r"eyJ[A-Za-z0-9+/=]{20,600}_[A-Za-z0-9+/]{43}", _B64_END),
-    T("Sentry user", "sntryu_", r"[a-f0-9]{64}"),
-    T("Postman", "PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"),
-    T("Prefect", "pnu_", r"[A-Za-z0-9]{36}"),
-    # work tools
-    T("Atlassian", "ATATT3", r"[A-Za-z0-9_=-]{150,300}", r"A-Za-z0-9_=\-"),
-    T("Linear", "lin_api_", r"[A-Za-z0-9]{40}"),
-    T("Notion", "ntn_", r"[A-Za-z0-9]{40,50}"),
-    T("Notion (legacy)", "secret_", r"[A-Za-z0-9]{43}"),
-    T("Figma", "figd_", r"[A-Za-z0-9_-]{40,44}"),
-    T("Airtable", "pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
-    T("Frame.io", "fio-u-", r"[A-Za-z0-9_=-]{64}"),
-    T("ReadMe", "rdme_", r"[a-z0-9]{70}"),
-    T("1Password service account", "ops_", r"eyJ[A-Za-z0-9+/]{250,4000}={0,3}", _B64_END),
-    T("1Password secret key", "A3-", r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}"),
-    T("Adobe", "p8e-", r"[A-Za-z0-9]{32}"),
-    # payments and commerce
-    T("Shopify", "shpat_", _HEX32),
-    T("Shopify custom app", "shpca_", _HEX32),
-    T("Shopify private app", "shppa_", _HEX32),
-    T("Shopify shared secret", "shpss_", _HEX32),
-    T("WooCommerce consumer key", "ck_", r"[a-f0-9]{40}"),
-    T("WooCommerce consumer secret", "cs_", r"[a-f0-9]{40}"),
-    T("Square", "sq0atp-", r"[A-Za-z0-9_-]{22}"),
-    T("Square OAuth secret", "sq0csp-", r"[A-Za-z0-9_-]{43}"),
-    T("Square", "EAAA", r"[A-Za-z0-9_-]{60}"),
-    T("Braintree", "access_", r"token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}"),
-    T("Shippo", "shippo_live_", r"[a-fA-F0-9]{40}"),
-    T("Shippo test", "shippo_test_", r"[a-fA-F0-9]{40}"),
-    T("Duffel", "duffel_live_", r"[A-Za-z0-9_=-]{43}"),
-    T("Duffel test", "duffel_test_", r"[A-Za-z0-9_=-]{43}"),
-    T("Flutterwave", "FLWSECK-", r"[a-hA-H0-9]{32}-X"),
-    T("Flutterwave test", "FLWSECK_TEST-", r"[a-hA-H0-9]{32}-X"),
-    # messaging, mail and social
-    T("Slack client", "xoxc-", r"[0-9]{6,15}(?:-[0-9]{6,15}){1,3}-[A-Za-z0-9]{24,64}"),
-    T("Slack session cookie", "xoxd-", r"[A-Za-z0-9%]{60,400}", r"A-Za-z0-9%_\-"),
-    T("Brevo", "xkeysib-", r"[a-f0-9]{64}-[A-Za-z0-9]{16}"),
-    T("Brevo SMTP", "xsmtpsib-", r"[a-f0-9]{64}-[A-Za-z0-9]{16}"),
-    T("Meta (Facebook)", "EAA", r"[A-Za-z0-9]{100,400}"),
-    T("X (Twitter) bearer", "A" * 21, r"[A-Za-z0-9%]{50,150}", r"A-Za-z0-9%"),
-    # Google, Mapbox, Dropbox
-    T("Google OAuth client secret", "GOCSPX-", r"[A-Za-z0-9_-]{28}"),
-    T("Google OAuth access", "ya29.", r"[A-Za-z0-9_-]{20,2048}(?:\.[A-Za-z0-9_-]{2,2048}){0,3}"),
-    T("Google OAuth refresh", "1//0", r"[A-Za-z0-9_-]{30,512}"),
-    T("Mapbox secret", "sk.", r"eyJ[A-Za-z0-9_-]{20,600}\.[A-Za-z0-9_-]{20,100}"),
-    T("Mapbox temporary", "tk.", r"eyJ[A-Za-z0-9_-]{20,600}\.[A-Za-z0-9_-]{20,100}"),
-    T("Dropbox", "sl.", r"(?:u\.)?[A-Za-z0-9_-]{130,1500}"),
-    # AI services
-    T("Perplexity", "pplx-", r"[A-Za-z0-9]{48}"),
-    T("Groq", "gsk_", r"[A-Za-z0-9]{48,56}"),
-    T("xAI", "xai-", r"[A-Za-z0-9]{60,100}"),
-    T("Replicate", "r8_", r"[A-Za-z0-9]{37,40}"),
-    T("LangSmith", "lsv2_pt_", r"[a-f0-9]{32}_[a-f0-9]{10}"),
-    T("LangSmith service", "lsv2_sk_", r"[a-f0-9]{32}_[a-f0-9]{10}"),
-    T("NVIDIA", "nvapi-", r"[A-Za-z0-9_-]{64}"),
-)
-del T
+TOKEN_FORMATS: tuple[TokenFormat, ...] = _load_formats()
 
 
 # --------------------------------------------------------------------------- which prefixes occur
