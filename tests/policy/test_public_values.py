@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import base64
-import hashlib
 import random
 
 import pytest
@@ -21,23 +20,14 @@ from hypothesis import strategies as st
 
 from primer_memory.policy import public
 from primer_memory.policy.rules import findings, redact, review
+from test_detect_tokens import _B58, b58check  # the base58check the wallet-key tests build with
 from tests.code_structure import called, functions, modules, own_nodes
 
-_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
-def _base58check(payload: bytes) -> str:
-    data = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
-    number, out = int.from_bytes(data, "big"), ""
-    while number:
-        number, digit = divmod(number, 58)
-        out = _B58[digit] + out
-    return "1" * (len(data) - len(data.lstrip(b"\0"))) + out
-
-
 def _bitcoin(rng: random.Random) -> str:
-    return _base58check(bytes([rng.choice([0x00, 0x05])]) + rng.randbytes(20))
+    return b58check(bytes([rng.choice([0x00, 0x05])]) + rng.randbytes(20))
 
 
 def _b64(rng: random.Random, n: int) -> str:
