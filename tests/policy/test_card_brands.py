@@ -48,3 +48,21 @@ def test_dotted_decimals_versions_and_lists_of_years_are_stored() -> None:
     for text in ("Pi is 3.14159265358979 roughly.", "Upgrade to 10.4.2.1 then 2024.1.15.3 tonight.",
                  "Years:\n2019\n2020\n2021\n2022", "The total was 1.234.567.890,00 EUR."):
         assert review(text).verdict == "store", text
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.text("0123456789", min_size=14, max_size=14), cut=st.integers(11, 28))
+def test_card_valid_digits_inside_a_wrapped_iban_are_the_ibans(body: str, cut: int) -> None:
+    """Class covered: a British Virgin Islands IBAN (four letters, then 16 digits) whose digits are a valid Visa
+    number, grouped, with a line break cut anywhere after the bank code: the IBAN detector's, not a card."""
+    from stdnum.iso7064 import mod_97_10
+
+    check = luhn.calc_check_digit("4" + body)
+    bban = f"VPVG4{body}{check}"
+    iban = f"VG{98 - int(mod_97_10.checksum(bban + 'VG00')):02d}{bban}"
+    written = " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
+    cut = min(cut, len(written) - 2)
+    text = f"IBAN: {written[:cut].rstrip()}\n{written[cut:].lstrip()}"  # the break replaces a space it falls on
+    found = findings(text)
+    assert any(f.detector == "iban" for f in found) and not any(f.detector == "card_number" for f in found), text

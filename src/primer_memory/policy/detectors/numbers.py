@@ -65,13 +65,12 @@ def _find_card(text: str) -> Span | None:
         start, end = run.start(), run.start() + len(joined)
         glued_start = start > 0 and _AFTER_NUMBER.match(text, start - 1) is not None
         glued_end = end < len(text) and _WORD_CHAR.match(text, end) is not None
-        for s, e in card_windows(joined, glued_start, glued_end):
+        wrapped = [(0, len(joined))] if _wrapped_card(run.group()) and not glued_start and not glued_end else []
+        for s, e in [*card_windows(joined, glued_start, glued_end), *wrapped]:
             if ibans is None:
                 ibans = list(_iban_spans(text))  # read once, and only once a card-valid window turns up
             if not any(i < start + e and start + s < j for i, j in ibans):
                 return start + s, start + e
-        if _wrapped_card(run.group()) and not glued_start and not glued_end:
-            return start, end
     return None
 
 
