@@ -87,8 +87,10 @@ def test_round_5_finders_return_a_span_inside_the_text(text: str) -> None:
 
 
 def _chosen(rng: random.Random) -> str:
-    return (rng.choice(string.ascii_uppercase) + "".join(rng.choice(string.ascii_lowercase) for _ in range(5))
-            + rng.choice("!#$%&*") + str(rng.randrange(10, 1000)))
+    """A chosen password: a capital, five small letters, a symbol, digits. Never 'xxx' (one seed in about 6,000
+    drew 'Zoxxxx%805'): three x in a row is how a table masks a cell, so the finder reads it as a mask by design."""
+    letters = "".join(rng.choice(string.ascii_lowercase.replace("x", "")) for _ in range(5))
+    return rng.choice(string.ascii_uppercase) + letters + rng.choice("!#$%&*") + str(rng.randrange(10, 1000))
 
 
 _COLUMNS = ["site", "user", "note", "url", "updated"]

@@ -98,7 +98,7 @@ def test_every_language_names_every_purpose_and_the_registry_expands_the_same_wo
 def test_an_unknown_purpose_is_a_named_error_in_the_registry_and_the_word_list() -> None:
     from primer_memory.policy.registry import RegistryError
     from primer_memory.policy.wordlist import WordsError
-    with pytest.raises(RegistryError, match="in braces is one of passphrase"):
+    with pytest.raises(RegistryError, match="in braces is one of password, passphrase"):
         load_conditions("detector,keywords,needs,note\ncode_nearby,{pass_phrase}|pin,,a note\n")
     with pytest.raises(WordsError, match="not a label purpose"):
         labels("standing")

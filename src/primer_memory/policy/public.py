@@ -28,7 +28,8 @@ _BITCOIN = re.compile(r"(?<![A-Za-z0-9])(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[0
 _ETHEREUM = re.compile(r"(?<![A-Za-z0-9])0x[0-9a-fA-F]{40}(?![0-9a-zA-Z])")
 # A DKIM record's public key: p= after v=DKIM1, its base64 perhaps split into quoted strings ("..." "...").
 _DKIM = re.compile(r"v=DKIM1\b[^\n]{0,200}?\bp=(?P<value>[A-Za-z0-9+/=]+(?:\"\s*\"[A-Za-z0-9+/=]+)*)")
-# A minisign public key: the base64 line under minisign's "untrusted comment: minisign public key ...".
+# A minisign public key: the base64 line under minisign's "untrusted comment: minisign public key <key id>", and that
+# comment line (a 16-hex key id may pass an IBAN's mod 97 by chance: "BE128D0E02EC3EAC").
 _MINISIGN = re.compile(r"untrusted comment:[^\n]{0,40}public key[^\n]*\n(?P<value>RW[A-Za-z0-9+/]{40,}={0,2})")
 # OAuth: the state and PKCE challenge a browser carries in the address bar (the code and the verifier are secret).
 _OAUTH = re.compile(r"[?&#](?:state|code_challenge)=(?P<value>[^&#\s\"'<>]+)")
@@ -78,7 +79,7 @@ def public_spans(text: str) -> list[tuple[int, int, str]]:
     if "DKIM1" in text:
         found += [(*m.span("value"), "dkim public key") for m in _DKIM.finditer(text)]
     if "untrusted comment:" in text:
-        found += [(*m.span("value"), "minisign public key") for m in _MINISIGN.finditer(text)]
+        found += [(*m.span(), "minisign public key") for m in _MINISIGN.finditer(text)]  # its key id too
     if "state=" in text or "code_challenge=" in text:
         found += [(*m.span("value"), "oauth state") for m in _OAUTH.finditer(text)]
     if "EXAMPLE" in text:

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 
-__all__ = ["AS_WRITTEN", "BARE", "LABELS", "LANGUAGES", "MARKERS", "Mark", "PURPOSES", "SENTENCE", "TOKEN", "VERBS",
-           "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "labels", "load_rows", "marks", "may_mark",
-           "sentences", "verb_phrase", "words"]
+__all__ = ["AS_WRITTEN", "BARE", "LABELS", "LABEL_LANGUAGES", "LANGUAGES", "MARKERS", "Mark", "PURPOSES",
+           "SENTENCE", "TOKEN", "VERBS", "VERB_LAST", "Words", "WordsError", "holds_verb", "is_verb", "labels",
+           "load_rows", "marks", "may_mark", "sentences", "verb_phrase", "words"]
 
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "pl": "polish",
@@ -28,10 +28,15 @@ LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "
 VERBS = ("action", "move", "change")
 """Purposes whose words are verbs, matched by stem: an agent's actions; what moves data or money; what changes."""
 MARKERS = ("standing", "politeness", "agent", "obligation", "you", "role", "payee")
-LABELS = ("passphrase", "verification_code", "key_name", "recovery_words", "secret_answer", "reference", "mine")
+LABELS = ("password", "passphrase", "pin_code", "verification_code", "key_name", "recovery_words", "secret_answer",
+          "reference", "mine")
 """Purposes the detectors read (`labels`), never markers: a credential's names, the words that make a number a
 reference rather than a secret, and the first-person possessives ('my password')."""
 PURPOSES = VERBS + MARKERS + LABELS
+LABEL_LANGUAGES = frozenset(LANGUAGES) | frozenset(
+    "el he cs sk hu ro hr sl sr bg lt lv et ms vi th bn fa ko uk".split())
+"""The languages a label may be written in: the word list's, and others a credential is often named in (a label
+is matched as written, never stemmed, so it needs no stemmer)."""
 AS_WRITTEN = frozenset({"zh", "ja", "ar", "hi"})
 """Scripts whose verbs are found anywhere in the sentence, as written (no spaces, or verbs in phrases)."""
 VERB_LAST = frozenset({"tr", "hi", "ja"})
@@ -107,7 +112,8 @@ def load_rows(text: str | None = None) -> list[tuple[str, str, str]]:
         raise WordsError(f"the word list must start with the header {','.join(_HEADER)}")
     seen: set[tuple[str, str, str]] = set()
     for number, row in enumerate(rows[1:], start=2):
-        if len(row) != 3 or row[1] not in LANGUAGES or row[2] not in PURPOSES or row[0] != row[0].strip().lower() \
+        languages = LABEL_LANGUAGES if len(row) == 3 and row[2] in LABELS else LANGUAGES
+        if len(row) != 3 or row[1] not in languages or row[2] not in PURPOSES or row[0] != row[0].strip().lower() \
                 or not row[0]:
             raise WordsError(f"row {number} of the word list ({row!r}) needs a lower-case word, one of the languages "
                              f"{', '.join(LANGUAGES)} and one of the purposes {', '.join(PURPOSES)}")

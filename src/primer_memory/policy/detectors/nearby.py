@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 from .codes import _CIPHER
-from .phrases import (names_a_reference, _CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
-                             NOT_A_VALUE, _ascii_head, looks_chosen)
+from .phrases import (_CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
+                      NOT_A_VALUE, _ascii_head, looks_chosen, names_a_reference)
 from ..scan import Span, _literal, first_in_windows, has_digit, lower_in_place, lowered, positions
 from ..wordlist import labels
 

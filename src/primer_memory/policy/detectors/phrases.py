@@ -35,42 +35,14 @@ maximum zeichen stellen ziffern caractères caracteres chiffres dígitos caratte
 символов цифр 文字 桁 位""".split())
 
 _CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
-# A passphrase's name in every language comes from the series' word list (words.csv, purpose "passphrase").
-_PASSWORD_WORDS_EN = ("passwords", "password", "passwd", "passcode", "pwd", "wi-fi key", "wifi key",
-                      *labels("passphrase", "en"))
-_PASSWORD_WORDS_OTHER = (
-    "mot de passe", "code d'accès", "code secret", "passwort", "kennwort", "contraseña", "clave", "senha",
-    "palavra-passe", "parola d'ordine", "wachtwoord", "hasło", "haslo", "пароль",
-    # Added in round 2, from the independent corpus's tune half:
-    "mdp", "lösenord", "lösenordet", "şifre", "şifrem", "heslo", "adgangskode", "adgangskoden", "salasana",
-    "κωδικός πρόσβασης", "κωδικός", "كلمة المرور", "كلمة السر", "كلمة سر", "הסיסמה", "סיסמה",
-    # ... and the word in other widely spoken languages, from general knowledge rather than from any corpus:
-    "passord", "passordet", "adgangskode", "kodeord", "parolă", "parola", "jelszó", "jelszavam", "lozinka",
-    "geslo", "slaptažodis", "parole", "salasõna", "kata sandi", "kata laluan", "mật khẩu", "รหัสผ่าน",
-    "पासवर्ड", "रहस्य शब्द", "পাসওয়ার্ড", "رمز عبور", "گذرواژه", "пароль", "парола", "лозинка",
-    "şifreniz", "şifresi", "parolası", "sandi",
-    # Round 3 (third corpus, tune half): passphrases and Wi-Fi keys by name.
-    "clé wifi", "clé wi-fi", "clé wpa", "clé de sécurité", "wlan-schlüssel",
-    "wlan-passwort", "wlan-key", "netzwerkschlüssel", "clave wifi", "clave del wifi", "clave de red", "chiave wifi",
-    "wifi-sleutel", "klucz wifi", "klucz sieci", "mật khẩu wifi", "wifi key", "wi-fi password",
-    *(w for w in labels("passphrase") if not _CJK_CHAR.search(w) and w not in labels("passphrase", "en")),
-)
-_NUMERIC_WORDS = (
-    "pin code", "pin number", "pin-code", "pincode", "pin", "puk code", "puk", "door code", "gate code", "alarm code",
-    "unlock code", "access code", "entry code", "keypad code", "lock code", "security code", "safe combination",
-    "combination", "combo", "code pin", "codice pin", "kod pin", "geheimzahl", "türcode", "tuercode", "zugangscode",
-    "digicode", "пин-код", "пин",
-    "disarm code", "code de carte bleue", "code de la carte", "código de la alarma", "código de la puerta",
-    "codice del portone", "codice della porta", "kod do domofonu", "kod do drzwi", "deurcode", "koden till porten",
-    "portkod", "portkoden", "kapı şifresi",
-    "code porte", "code portail", "code d'entrée", "code de l'immeuble", "code alarme", "code de l'alarme",
-    "torcode", "alarmcode", "tresorcode", "pin-nummer", "código de acceso", "código del portal", "código de entrada",
-    "código do portão", "código da porta", "código do alarme", "codice dell'allarme", "codice del cancello",
-    "codice d'accesso", "codice di accesso", "toegangscode", "poortcode", "kod do bramy", "kod alarmu", "kod dostępu",
-    "код от двери", "код домофона", "код сигнализации", "код от сейфа", "larmkod", "dørkode", "portkode",
-)
-_CJK_WORDS = ("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호",
-              *(w for w in labels("passphrase") if _CJK_CHAR.search(w)))
+# A password's and a passphrase's names in every language come from the series' word list (words.csv, purposes
+# "password" and "passphrase"): English apart (after its strong "is" any word that is not a description is a
+# value), then the others, then those in scripts written without spaces (matched with no word boundary).
+_NAMES = labels("password") + labels("passphrase")
+_PASSWORD_WORDS_EN = labels("password", "en") + labels("passphrase", "en")
+_PASSWORD_WORDS_OTHER = tuple(w for w in _NAMES if w not in _PASSWORD_WORDS_EN and not _CJK_CHAR.search(w))
+_NUMERIC_WORDS = labels("pin_code")  # a PIN's or a door code's name (words.csv): its value is digits only
+_CJK_WORDS = tuple(w for w in _NAMES if _CJK_CHAR.search(w))
 _CJK_NUMERIC = frozenset({"暗証番号"})
 
 _ALL_LATIN = sorted(_PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS, key=len, reverse=True)
