@@ -128,10 +128,8 @@ _SEED_SHEET = re.compile(r"\b(?:seed|mnemonic|recovery\s+phrase|secret\s+phrase|
                          r"[^\n]{0,40}?(?P<value>(?:[\s:.)\-–]*(?:\d{1,2}[.):-]?|words?\s+\d{1,2}\s*-\s*\d{1,2}:)?"
                          r"\s*[a-z]{3,8}\b){12,24})")
 # Round 8: the seed phrase named in other languages, its words still the English BIP-39 list's ("Frase semilla de la
-# billetera: ...", "Kripto cüzdan yedek kelimeleri: ...").
-# The word list's languages come from words.csv (purpose "recovery_words").
-_SEED_NAMES_ELSEWHERE = (*labels("recovery_words"), "semente", "recuperação", "carteira", "portefeuille", "cüzdan",
-                         "kurtarma", "kelimeleri", "dompet", "frasa", "фраза", "кошел", "助记词", "복구")
+# billetera: ...", "Kripto cüzdan yedek kelimeleri: ..."); the names are words.csv's, purpose "recovery_words".
+_SEED_NAMES_ELSEWHERE = labels("recovery_words")
 _SEED_ELSEWHERE = re.compile("(?:" + "|".join(map(re.escape, _SEED_NAMES_ELSEWHERE)) + r")[^:：\n]{0,40}[:：]\s*"
                              r"(?P<value>[a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})\b")
 _NOT_SEED = frozenset("""the and for with you your our are was were this that from have has not but all can will

@@ -135,12 +135,7 @@ _PIN_WORDS = ("pin", "puk", "passcode", "pincode", "pin code", "code pin", "code
               "temporary code", "temp code", "access code")
 _CARD_CODES = frozenset({"cvv", "cvc", "cvv2", "csc"})
 _CODE_WORDS = ("code", "combination", "combo", "código", "codice", "kod", "код", "пин", *_PIN_WORDS)
-_LOCK_WORDS = ("door", "front door", "back door", "gate", "garage", "alarm", "disarm", "key safe", "keysafe",
-               "lockbox", "lock box", "key box", "padlock", "lock", "locker", "keypad", "buzzer", "intercom", "safe",
-               "panel", "shed", "porte", "portail", "digicode", "tür", "tor", "tresor", "schloss", "puerta", "portal",
-               "candado", "caja fuerte", "portão", "porta", "cadeado", "cofre", "cancello", "lucchetto", "cassaforte",
-               "deur", "poort", "hangslot", "kluis", "drzwi", "brama", "kłódka", "sejf", "дверь", "домофон", "замок",
-               "сейф", "калитка", "ドア", "金庫", "门", "保险箱", "דלת", "שער", "אזעקה", "כספת", "باب", "خزنة")
+_LOCK_WORDS = labels("lock")  # what a code opens, in every language of the word list (words.csv)
 _CODE_TRIGGERS = tuple(sorted(set(_CODE_WORDS + _LOCK_WORDS), key=len, reverse=True))
 # Words before the number that make it something other than a secret: "zip code: 10115", "area code 212".
 _NOT_SECRET_CODE = re.compile(r"\b(?:zip|postal|post|postcode|area|country|dialling|dialing|sort|swift|bic|iata|"
@@ -277,12 +272,8 @@ def find_wifi_key(text: str) -> Span | None:
     return first_in_windows(text, positions(text, _WIFI_TRIGGERS), _WIFI_BEFORE, 130, _judge_wifi)
 
 
-# A security question's words: the word list's languages from words.csv (purpose "secret_answer"), then others.
-_SECURITY_WORDS = tuple(sorted({*labels("secret_answer"), "pergunta de segurança", "pergunta secreta",
-                                # round 7: a mother's maiden name and the security question in more languages
-                                "kızlık soyadı", "güvenlik sorusu", "guvenlik sorusu", "nome de solteira",
-                                "nazwisko panieńskie", "девичья фамилия", "контрольный вопрос",
-                                "pytanie bezpieczeństwa"}, key=lambda w: (-len(w), w)))
+# A security question's words in every language (words.csv, purpose "secret_answer"), longest first.
+_SECURITY_WORDS = labels("secret_answer")
 _ANSWER = re.compile(r"[^\n?]{0,60}?(?P<connector>[:=→：]|->|=>|\bis\b)\s*"
                      r"(?:answer(?:ed)?(?:[ \t]+(?:given|was|provided|is))?[ \t]*[:=]?[ \t]*)?"  # "): answer given 'X'"
                      r"(?P<value>[^\s\d?:=<>{}\[\]$*][^\s?:=]{1,30}(?:[ \t][^\s?:=]{1,30}){0,2}?)"
