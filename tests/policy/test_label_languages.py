@@ -17,6 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer_memory.policy.detectors.context import _PLAIN
+from primer_memory.policy.detectors.nearby import _QUESTION_WORDS
+from primer_memory.policy.detectors.phrases import _DESCRIPTIVE
 from primer_memory.policy.registry import load_conditions
 from primer_memory.policy.rules import review
 from primer_memory.policy.wordlist import LABELS, labels
@@ -34,6 +36,14 @@ def _word(rng: random.Random) -> str:
     return word
 
 
+def _answer(rng: random.Random) -> str:
+    """A made-up answer; one that is a question word or a description ('Como', 'When') is drawn again: the answer
+    judge reads those as the question going on, by design."""
+    while (word := _word(rng)) in _QUESTION_WORDS or word in _DESCRIPTIVE:
+        pass
+    return word.capitalize()
+
+
 def _key(rng: random.Random) -> str:
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
     return ("".join(rng.choice(alphabet) for _ in range(rng.randint(24, 40))) + str(rng.randint(10, 99))
@@ -45,7 +55,7 @@ VALUES = {  # purpose: a value of its kind
     "passphrase": lambda rng: " ".join(_word(rng) for _ in range(rng.randint(4, 6))),
     "key_name": _key,
     "recovery_words": lambda rng: " ".join(_word(rng) for _ in range(12)),
-    "secret_answer": lambda rng: _word(rng).capitalize(),
+    "secret_answer": lambda rng: _answer(rng),
 }
 NOT_VALUES = {  # language: values that are not secrets after the label
     "en": ["********", "<redacted>", "see the vault", "in the password manager"],
