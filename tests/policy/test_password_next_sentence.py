@@ -1,4 +1,5 @@
-"""A password given in the sentence after "my password" (issue 48): "I reset my password. It's Tr0ub4dor&3 now."
+"""A password given in the sentence after "my password" (issue 48): "I reset my password. It's Tr0ub4dor&3 now.",
+"私のパスワードを変えました。新しいのはTr0ub4dor&3です。"
 
 Class covered: each first-person possessive of the word list (words.csv, purpose "mine") in its language, that
 language's password word in a sentence that gives no value, then a generated chosen value (letters, digits and a
@@ -25,10 +26,11 @@ FIRST = {  # language: a sentence about one's password that gives no value ({min
     "it": "Ho cambiato {mine} password ieri.",
     "nl": "{Mine} wachtwoord is verlopen.",
     "pt": "Mudei {mine} senha ontem.",
+    "ja": "{mine}パスワードを変えました。",
 }
 NEXT = {  # language: the next sentence, which gives the value {v}
     "en": "It's {v} now.", "de": "Das neue: {v}", "fr": "Le nouveau : {v}", "es": "La nueva: {v}",
-    "it": "La nuova: {v}", "nl": "Het nieuwe: {v}", "pt": "A nova: {v}",
+    "it": "La nuova: {v}", "nl": "Het nieuwe: {v}", "pt": "A nova: {v}", "ja": "新しいのは{v}です。",
 }
 NOT_A_VALUE = ["Order A1B2C3D4 shipped.", "Ticket INC0048213 is closed.", "Version 2.4.1 fixed it.",
                "Then I called Bob at 555-0199."]
@@ -47,7 +49,7 @@ def test_the_value_in_the_sentence_after_my_password_is_refused(language: str, d
     mine = data.draw(st.sampled_from(labels("mine", language)))
     first = FIRST[language].format(mine=mine, Mine=mine[0].upper() + mine[1:])
     value = _chosen(random.Random(seed))
-    text = f"{first} {NEXT[language].format(v=value)}"
+    text = f"{first}{'' if language == 'ja' else ' '}{NEXT[language].format(v=value)}"
     assert review(text).verdict == "refuse", text
 
 
@@ -55,5 +57,6 @@ def test_the_value_in_the_sentence_after_my_password_is_refused(language: str, d
 @pytest.mark.parametrize("following", NOT_A_VALUE)
 def test_a_reference_in_the_next_sentence_is_stored(language: str, following: str) -> None:
     mine = labels("mine", language)[0]
-    text = f"{FIRST[language].format(mine=mine, Mine=mine[0].upper() + mine[1:])} {following}"
+    first = FIRST[language].format(mine=mine, Mine=mine[0].upper() + mine[1:])
+    text = f"{first}{'' if language == 'ja' else ' '}{following}"
     assert review(text).verdict == "store", text

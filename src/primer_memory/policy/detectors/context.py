@@ -137,9 +137,23 @@ def _judge_next_sentence(window: str) -> Span | None:
         return None  # no next sentence on this line, or a value in the word's own (password_nearby's to judge)
     after = line[cut.end():]
     end = _SENTENCE_BREAK.search(after)
-    span = _answer_in(after[:end.start()] if end else after)
+    sentence = after[:end.start()] if end else after
+    span = _answer_in(sentence) if not _CJK_CHAR.search(sentence) else _ascii_answer_in(sentence)
     base = word.end() + cut.end()
     return None if span is None else (base + span[0], base + span[1])
+
+
+_ASCII_RUN = re.compile(r"[!-~]{6,}")
+
+
+def _ascii_answer_in(sentence: str) -> Span | None:
+    """In a sentence written without spaces ("新しいのはTr0ub4dor&3です"), the first run of ASCII that is a value."""
+    for run in _ASCII_RUN.finditer(sentence):
+        token = run.group().strip(_STRIP)
+        if strongly_chosen(token) and not NOT_A_VALUE.fullmatch(token) and _literal(token) is not None:
+            start = run.start() + run.group().find(token)
+            return start, start + len(token)
+    return None
 
 
 def find_password_followup(text: str) -> Span | None:
