@@ -13,6 +13,7 @@ import re
 from ..checksums import valid
 from .id_scan import has_shape
 from ..scan import Span, first_accepted, positions
+from ..wordlist import labels
 
 # Each pattern checks what may not come before it right after its first character, `X(?<!N X)`: a
 # lookbehind placed first would stop re skipping ahead to candidate characters, and one placed later
@@ -37,8 +38,7 @@ _INSEE = re.compile(r"[12](?<![\dA-Za-z][12]) ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) 
                     r"(?!\d)")
 _NINO = re.compile(r"[A-CEGHJ-PR-TW-Z](?<![A-Za-z0-9].)[A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
 _NINO_BAD_PREFIX = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
-_PASSPORT_WORDS = ("passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paszport",
-                   "паспорт", "パスポート", "护照")
+_PASSPORT_WORDS = labels("passport")  # a passport's name in its languages (words.csv)
 _PASSPORT_VALUE = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{6,9}(?![A-Za-z0-9])")
 _NAMES = {
     "aadhaar": ("aadhaar", "aadhar", "uidai", "आधार"),
