@@ -165,3 +165,32 @@ def test_the_rule_catches_code_that_goes_around_the_view() -> None:
                        "def helper(view):\n    return [d.find(view) for d in DETECTORS]\n"
                        "def through_a_helper(text):\n    return helper(text)\n")
     assert _around_the_view(sneaky) == ["fast", "spans", "through_a_helper"]
+
+
+# ----------------------------------------------------------------------------- placeholders and password settings
+
+_SETTING_NAMES = ["password_min_length", "PASSWORD_MAX_AGE_DAYS", "passwordHistory", "password.expiry.days",
+                  "min_password_length", "PasswordComplexity", "password_lockout_attempts"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(_SETTING_NAMES), value=st.integers(0, 400), sep=st.sampled_from([" = ", ": ", "="]),
+       prose=st.sampled_from(["", "Password policy: minimum length {v}, max age 90 days, history 24.\n",
+                              "Passwords must rotate every {v} days; lockout after 5 attempts.\n"]))
+def test_settings_that_name_a_password_policy_are_stored(name: str, value: int, sep: str, prose: str) -> None:
+    """False-alarm class (issue 48): a setting or a sentence about the password policy, its value a number of
+    characters, days or attempts, in a config line or in prose."""
+    text = prose.format(v=value) + f"{name}{sep}{value}"
+    assert review(text).verdict == "store", text
+
+
+@pytest.mark.parametrize("text", [
+    "Authorization: Bearer <token>", "curl -H 'Authorization: Bearer $API_TOKEN' https://api.example.com",
+    "Set OPENAI_API_KEY=sk-... in your shell", "api_key: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    'token = "YOUR_API_KEY_HERE"', "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "SLACK_BOT_TOKEN=xoxb-your-token",
+    "password: <your password here>", "secret_key = ${SECRET_KEY}",
+])
+def test_placeholders_are_stored(text: str) -> None:
+    """False-alarm class (issue 48): where a secret goes, not a secret: angle brackets, variables, x-runs, ellipses,
+    the words 'your ... here'."""
+    assert review(text).verdict == "store", text

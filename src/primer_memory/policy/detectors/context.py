@@ -65,11 +65,15 @@ def _answer_in(line: str, numeric: bool = False) -> Span | None:
     for offset, token in tokens:
         key = previous.rstrip(":=").lower()
         if (strongly_chosen(token) and key not in _REFERENCE_WORDS and not key.endswith(("id", "-id", "_id"))
-                and not NOT_A_VALUE.fullmatch(token) and not _CJK_CHAR.search(token)
+                and not NOT_A_VALUE.fullmatch(token) and not _CJK_CHAR.search(token) and not _SETTING.fullmatch(token)
                 and _literal(token) is not None):
             return offset, offset + len(token)
         previous = token
     return None
+
+
+# A setting with a number ("password_min_length=12", "max_age:90"): a policy's knob, not an answer (issue 48).
+_SETTING = re.compile(r"[A-Za-z_][\w.-]*[=:]\d{1,6}")
 
 
 def _judge_followup(window: str) -> Span | None:

@@ -73,8 +73,9 @@ def _judge_password(window: str) -> Span | None:
     start = word.end()
     if _GLUED.match(window, start) and window[1].isascii():
         return None  # 'passwordless', 'passed', 'pwned'
-    if window.startswith((">", "}", "]", "_"), start):
-        return None  # a placeholder or a name: '<password>', '{{password}}', 'password_hash'
+    if window.startswith((">", "}", "]", "_"), start) or (window.startswith(".", start) and
+                                                          window[start + 1:start + 2].isalpha()):
+        return None  # a placeholder or a name: '<password>', '{{password}}', 'password_hash', 'password.expiry'
     clause = _clause(window[start:start + _CLAUSE])
     previous = ""
     offset = 0
