@@ -2,14 +2,15 @@
 
 `detectors/registry.csv` has one row per detector of `rules.DETECTORS`: its name, the keywords one of which every
 text it fires on contains (lower case, looked for in the text lower-cased; `{purpose}` stands for every word of a
-label purpose of the series' word list, words.csv, which the detector reads too), the character classes it needs (NEEDS:
-a digit, a long token, a character outside ASCII), and a note saying what they are or, for a detector with
+label purpose of the series' word list, words.csv, which the detector reads too), the character classes it needs
+(NEEDS: a digit, a long token, a character outside ASCII), and a note saying what they are or, for a detector with
 neither, why it always runs. Secret scanners with a hundred rules work this way (gitleaks, trufflehog and trivy
 each give a rule its keywords): one Aho-Corasick pass over the text (pyahocorasick, every occurrence, overlapping
 ones too; the same pass `scan.positions()` reads triggers from) finds every keyword, so every detector that could
 fire; the others cannot, and are not called. A text without a class skips every detector that needs it, tested
 once with the very check (`scan.has_digit`, ...) those detectors begin with. A condition is a *necessary* one,
-never a sufficient one: a selected detector still does all of its own checks. tests/policy/test_registry.py holds the findings with the pass equal to those without it.
+never a sufficient one: a selected detector still does all of its own checks. tests/policy/test_registry.py holds
+the findings with the pass equal to those without it.
 
 Texts longer than GATE_LIMIT characters are read by every detector: the pass pays on short facts, and on a
 megabyte of one keyword repeated it would cost a Python step per occurrence.

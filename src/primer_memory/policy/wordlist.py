@@ -105,7 +105,7 @@ def stem(word: str, language: str) -> str:
 def load_rows(text: str | None = None) -> list[tuple[str, str, str]]:
     """The rows of `words.csv` (or `text`), checked: (word, language, purpose)."""
     if text is None:
-        text = files(__package__).joinpath("words.csv").read_text(encoding="utf-8")
+        return list(_file_rows())
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     rows = list(csv.reader(lines))
     if not rows or rows[0] != _HEADER:
@@ -116,11 +116,17 @@ def load_rows(text: str | None = None) -> list[tuple[str, str, str]]:
         if len(row) != 3 or row[1] not in languages or row[2] not in PURPOSES or row[0] != row[0].strip().lower() \
                 or not row[0]:
             raise WordsError(f"row {number} of the word list ({row!r}) needs a lower-case word, one of the languages "
-                             f"{', '.join(LANGUAGES)} and one of the purposes {', '.join(PURPOSES)}")
+                             f"{', '.join(sorted(languages))} and one of the purposes {', '.join(PURPOSES)}")
         if tuple(row) in seen:
             raise WordsError(f"row {number} of the word list repeats {row!r}")
         seen.add(tuple(row))  # type: ignore[arg-type]
     return [tuple(row) for row in rows[1:]]  # type: ignore[misc]
+
+
+@functools.cache
+def _file_rows() -> tuple[tuple[str, str, str], ...]:
+    """words.csv's rows, read and checked once: words() and every labels() purpose read them at import."""
+    return tuple(load_rows(files(__package__).joinpath("words.csv").read_text(encoding="utf-8")))
 
 
 def _verb_set(rows: list[tuple[str, str]]) -> VerbSet:
@@ -150,7 +156,7 @@ def words() -> Words:
     unspaced_languages: dict[str, str] = {}
     verbs: dict[str, list[tuple[str, str]]] = {p: [] for p in VERBS}
     heads: dict[str, set[str]] = {}
-    for word, language, purpose in load_rows():
+    for word, language, purpose in _file_rows():
         if purpose in LABELS:
             continue
         if purpose in verbs:
@@ -175,7 +181,7 @@ def labels(purpose: str, language: str | None = None) -> tuple[str, ...]:
     """The words of a label purpose, in one language or every one, longest first (a detector's trigger words)."""
     if purpose not in LABELS:
         raise WordsError(f"{purpose!r} is not a label purpose; the label purposes are {', '.join(LABELS)}")
-    found = {word for word, lang, p in load_rows() if p == purpose and language in (None, lang)}
+    found = {word for word, lang, p in _file_rows() if p == purpose and language in (None, lang)}
     return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from ..checksums import valid
-from ..registry import load_conditions
+from ..registry import Condition, load_conditions
 from ..scan import Span, first_in_windows, lowered, positions
 
 __all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find_health_id_by_catalogue",
@@ -82,9 +82,13 @@ def formats() -> tuple[CatalogueFormat, ...]:
 
 
 @functools.cache
+def _conditions() -> dict[str, Condition]:
+    return load_conditions()  # the registry read once for the four kinds, not once a kind
+
+
 def _labels(detector: str) -> tuple[str, ...]:
     """The kind's labels: its registry keywords (one word list for selection and for judging)."""
-    return load_conditions()[detector].keywords
+    return _conditions()[detector].keywords
 
 
 @functools.cache

@@ -53,6 +53,10 @@ _NUMBER_ANSWER = re.compile(r"#?\d{4,8}[#*]?")
 _FOLLOW_AT = re.compile("|".join(re.escape(w) for w in sorted(_PASSWORD_TRIGGERS + _ASKED, key=len, reverse=True)))
 
 
+# A setting with a number ("password_min_length=12", "max_age:90"): a policy's knob, not an answer (issue 48).
+_SETTING = re.compile(r"[A-Za-z_][\w.-]*[=:]\d{1,6}")
+
+
 def _answer_in(line: str, numeric: bool = False) -> Span | None:
     """The first strongly chosen token in `line` that is no reference, address, path or placeholder
     (`numeric`: or a line that is only a PIN-like number, give or take a word: "> 4471", "it's 4471")."""
@@ -70,10 +74,6 @@ def _answer_in(line: str, numeric: bool = False) -> Span | None:
             return offset, offset + len(token)
         previous = token
     return None
-
-
-# A setting with a number ("password_min_length=12", "max_age:90"): a policy's knob, not an answer (issue 48).
-_SETTING = re.compile(r"[A-Za-z_][\w.-]*[=:]\d{1,6}")
 
 
 def _judge_followup(window: str) -> Span | None:

@@ -87,8 +87,6 @@ NOT_A_VALUE = re.compile(r"""(?:[a-z][a-z0-9+.-]*://|www\.)\S*     # a URL
                              """, re.I | re.X)
 
 
-
-
 def _ascii_head(value: str) -> str:
     """'M3!r3&UHです' -> 'M3!r3&UH': a value written straight into Japanese, Chinese or Korean ends at the script
     change ('Smørrebrød#5' stays whole: Latin letters with accents are part of a value)."""

@@ -79,11 +79,13 @@ _PUBLIC_HEX = re.compile(r"\b(?:public|pub|id|fingerprint|hash|digest|checksum|c
 
 
 def _hex_named(text: str, match: re.Match[str]) -> bool:
+    """32+ hex digits, six letters and six digits at least, with no word saying public before the name or between."""
     value = match.group("value")
-    before = text[max(0, match.start() - 12):match.start()].lower()
+    word_before = text[max(0, match.start() - 12):match.start()].split()[-1:]
     return (sum(c.isdigit() for c in value) >= 6 and sum(c.isalpha() for c in value) >= 6
-            and _PUBLIC_HEX.search(before.split()[-1] if before.split() else "") is None
-            and _PUBLIC_HEX.search(match.group("between")) is None)
+            and _PUBLIC_HEX.search(" ".join(word_before)) is None and _PUBLIC_HEX.search(match.group("between")) is None)
+
+
 _AUTH_TRIGGER = ("bearer", "token", "basic")
 
 def _find_secret_assignment(text: str) -> Span | None:
@@ -100,12 +102,10 @@ def _find_secret_assignment(text: str) -> Span | None:
     for match in _matches_folded(_AUTH_TRIGGER, _AUTH_SCHEME, text, _AFTER_UNICODE_WORD):
         if _high_entropy(match.group("value")):
             return match.span("value")
-    for match in _matches_folded(_NAMED_LATER_TRIGGER, _NAMED_LATER, text, _AFTER_UNICODE_WORD):
-        if _high_entropy(match.group("value")) and not _PUBLIC_HEX.search(text[match.start():match.start("value")]):
-            return match.span("value")  # unless a word between says it is public ("secret santa list hash: ...")
-    for match in _matches_folded(_KEY_NAMES, _NAMED_ELSEWHERE, text, _AFTER_UNICODE_WORD):
-        if _high_entropy(match.group("value")) and not _PUBLIC_HEX.search(text[match.start():match.start("value")]):
-            return match.span("value")
+    for triggers, pattern in ((_NAMED_LATER_TRIGGER, _NAMED_LATER), (_KEY_NAMES, _NAMED_ELSEWHERE)):
+        for match in _matches_folded(triggers, pattern, text, _AFTER_UNICODE_WORD):
+            if _high_entropy(match.group("value")) and not _PUBLIC_HEX.search(text[match.start():match.start("value")]):
+                return match.span("value")  # unless a word between says it is public ("secret santa list hash: ...")
     for match in _matches_folded(_HEX_TRIGGER, _HEX_NAMED, text):
         if _hex_named(text, match):
             return match.span("value")
