@@ -86,9 +86,11 @@ _CODE_ITEM = r"[a-z0-9]{4,10}(?:[- ][a-z0-9]{4,10})?"
 _ITEM_GAP = r"(?:\s*[,;]\s*|[ \t]+|\s*\n\s*(?:\d{1,2}[.)]\s+)?)"
 # Round 6: a line of advice may stand between the heading and the codes ("Keep these in a safe place."): words with
 # a space between them, so a first code of letters alone ("svzn-xatp") is read as a code, not skipped as advice.
-_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b[^:\n]{0,40}(?:[:\-–]|\n)"
-                       r"(?:(?=[^\n\d:]{0,60}\n)[^\n]*?[^\s:][ \t]+[^\s:][^\n]*\n)?\s*"
-                       rf"(?:\d{{1,2}}[.)]\s+)?(?P<value>{_CODE_ITEM}(?:{_ITEM_GAP}{_CODE_ITEM})+)")
+# The list may also start on the heading's line with no separator ("backup codes 3d5b-vqsb" then a code a line):
+# tried first, so the dash inside that first code is not read as the heading's end, leaving the code unmasked.
+_RECOVERY = re.compile(r"\b(?:backup|recovery|scratch|2fa|mfa)\s+codes?\b(?:[ \t]+(?=[a-z0-9]*\d)|[^:\n]{0,40}"
+                       r"(?:[:\-–]|\n)(?:(?=[^\n\d:]{0,60}\n)[^\n]*?[^\s:][ \t]+[^\s:][^\n]*\n)?\s*"
+                       rf"(?:\d{{1,2}}[.)]\s+)?)(?P<value>{_CODE_ITEM}(?:{_ITEM_GAP}{_CODE_ITEM})+)")
 # An authenticator (TOTP) secret: base32, 16+ characters, often in groups of four.
 _OTP_SEED = re.compile(r"\b(?:(?:setup|secret|totp|otp|2fa|mfa|authenticator)\s+(?:key|secret|seed)\b[^:\n]{0,50}"
                        r"|authenticator\b[^:\n]{0,30}:)[:=]?\s*"  # round 6: "... key in your authenticator app:"
