@@ -470,6 +470,8 @@ def test_registry_names_descriptions_and_examples() -> None:
     own_tests |= {"ae_emirates_id"}  # round 6, tested in test_detect_voice_and_documents.py
     own_tests |= {"th_national_id", "hu_taj_or_tax_id"}  # round 7, tested in test_detect_round7.py
     own_tests |= {"cz_rodne_cislo", "id_nik"}  # round 8, tested in test_detect_round8.py
+    own_tests |= {"es_dni", "it_codice_fiscale", "in_aadhaar", "br_cpf", "ca_sin", "fr_insee", "uk_nino"}  # the
+    # first identifiers, tested with fake_values' generators in test_policy.py and test_identifier_properties.py
     assert set(names) == set(CASES) | own_tests
     assert set(names) <= {d.name for d in DETECTORS}  # every one is in the policy's registry
     for name, description, find, example in WORLD_ID_DETECTORS:

@@ -17,7 +17,7 @@ from id_values import UPPER
 from test_detect_ids_world import CASES, FINDERS
 
 from primer_memory.policy.checksums import compact, complete, valid
-from primer_memory.policy.detectors import ids
+from primer_memory.policy.detectors.national import national_ids
 from primer_memory.policy.detectors.card_windows import card_issued
 from primer_memory.policy.detectors.numbers import _find_card, _find_iban
 from primer_memory.policy.rules import redact
@@ -103,7 +103,7 @@ def test_a_valid_number_inside_a_longer_digit_run_is_not_found(name: str, rng: r
     assert FINDERS[name](text) is None, text
 
 
-# ------------------------------------------------------------------ the formats of detectors/ids.py and numbers.py
+# ------------------------------------------------------------------ the formats of national_ids.toml and numbers.py
 
 
 @st.composite
@@ -113,16 +113,16 @@ def _ids_values(draw: st.DrawFn) -> tuple[Callable[[str], object], str, str, str
     digits = lambda n: draw(st.text(DIGITS, min_size=n, max_size=n))
     if choice == "dni":
         value = _valid("es_dni", str(draw(st.integers(10**7, 10**8 - 1))), UPPER)
-        return ids.find_es_dni, "es_dni", "DNI", value or ""
+        return national_ids()["es_dni"].find, "es_dni", "DNI", value or ""
     if choice.startswith("aadhaar"):
         n = _valid("in_aadhaar", draw(st.sampled_from("23456789")) + digits(10)) or ""
-        return ids.find_in_aadhaar, "in_aadhaar", "Aadhaar", n if choice.endswith("bare") else f"{n[:4]} {n[4:8]} {n[8:]}"
+        return national_ids()["in_aadhaar"].find, "in_aadhaar", "Aadhaar", n if choice.endswith("bare") else f"{n[:4]} {n[4:8]} {n[8:]}"
     if choice == "cpf":
         n = _valid("br_cpf", digits(9), width=2) or ""
-        return ids.find_br_cpf, "br_cpf", "CPF", f"{n[:3]}.{n[3:6]}.{n[6:9]}-{n[9:]}"
+        return national_ids()["br_cpf"].find, "br_cpf", "CPF", f"{n[:3]}.{n[3:6]}.{n[6:9]}-{n[9:]}"
     if choice == "sin":
         n = _valid("ca_sin", draw(st.sampled_from("1234567")) + digits(7)) or ""
-        return ids.find_ca_sin, "ca_sin", "SIN", f"{n[:3]} {n[3:6]} {n[6:]}"
+        return national_ids()["ca_sin"].find, "ca_sin", "SIN", f"{n[:3]} {n[3:6]} {n[6:]}"
     if choice == "card":
         n = _valid("luhn", "4" + digits(14)) or ""
         return _find_card, "luhn", "card", n

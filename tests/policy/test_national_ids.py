@@ -20,6 +20,11 @@ ALONE = {  # formats with a form that counts with no name near it, and what make
     "ar_cuit": "XX-XXXXXXXX-X dashed with a type prefix and a check", "za_id": "13 digits, a date and a Luhn digit",
     "cl_rut": "XX.XXX.XXX-C dotted and a check", "th_national_id": "1-2345-67890-12-1 grouped and a check",
     "sg_nric": "a letter, seven digits and a check letter",
+    "es_dni": "eight digits (a NIE: X, Y or Z and seven) and a mod 23 check letter",
+    "it_codice_fiscale": "16 characters in a fixed letter-digit layout and a check letter",
+    "in_aadhaar": "4-4-4 grouped, no leading 0 or 1, and a Verhoeff digit", "br_cpf": "000.000.000-00 printed, two checks",
+    "fr_insee": "sex, year, month and department in a fixed layout, and a mod 97 key",
+    "uk_nino": "two letters HMRC issues, six digits and A-D: a rare layout, though with no check",
 }
 
 _GOOD = """[xx_id]

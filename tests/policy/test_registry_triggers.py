@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from primer_memory.policy.detectors import (codes, context, documents, hashes, health, ids, national,
+from primer_memory.policy.detectors import (codes, context, documents, hashes, health, national,
                                             lines, loose, nearby, phrases, spoken, tokens, words)
 from primer_memory.policy.registry import load_conditions
 
@@ -33,7 +33,7 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     "account_password": [context._ACCOUNT_WORDS],
     "passphrase_words": [context._PHRASE_WORDS],
     "insurance_member_id": [health._MEMBER_WORDS],
-    "passport_number": [ids._PASSPORT_WORDS],
+    "passport_number": [documents._PASSPORT_WORDS],
     "entry_code": [codes._ENTRY_TRIGGERS],
     "recovery_secret": [codes._RECOVERY_TRIGGERS],
     "bank_account": [codes._BANK_TRIGGERS],
@@ -45,12 +45,11 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     "cli_password": [lines._MYSQL_NAMES, ("sshpass", "login", "curl", "wget", "http", "--", "value"),
                      *(words for words, pattern in lines._COMMAND_SECRETS if pattern is not lines._SPRING_VALUE)],
     # Identifiers judged only next to their names: every first_valid call of the finder passes its Names, and
-    # first_valid returns at once when Names.present finds none (ca_sin's finder asks ids._named first).
+    # first_valid returns at once when Names.present finds none.
     **{name: [names.words for names in lists] for name, lists in {
         **{n.name: [f.names for f in n.forms] for n in national.national_ids().values()
            if all(f.names is not None for f in n.forms)},
         }.items()},
-    "ca_sin": [ids._NAMES["sin"]],
     # Fixed pieces a finder asks for before anything else: every Swiss AHV number starts 756, every Emirates ID
     # 784, and a BitLocker key is eight dashed groups.
     "ch_ahv": [("756",)],
@@ -90,13 +89,13 @@ NOTES = {
     "account_password": "an account's name: login, admin, root (context._ACCOUNT_WORDS)",
     "passphrase_words": "a passphrase or app password word (context._PHRASE_WORDS)",
     "insurance_member_id": "a health plan's member word (health._MEMBER_WORDS)",
-    "passport_number": "a passport's name in any of its languages (ids._PASSPORT_WORDS)",
+    "passport_number": "a passport's name in any of its languages (documents._PASSPORT_WORDS)",
     "entry_code": "a word for what a code opens or how it is entered (codes._ENTRY_TRIGGERS)",
     "recovery_secret": "a recovery, backup or seed word (codes._RECOVERY_TRIGGERS)",
     "bank_account": "a bank account's words: routing, transit, account in its languages (codes._BANK_TRIGGERS)",
     "vendor_token": "a vendor format's fixed prefix (tokens.TOKEN_FORMATS)",
     "cli_password": "a command's name, a long flag's '--', a command secret's own words, or 'value' (lines.py)",
-    **{name: "the identifier's names (national_ids.toml, or Names in ids.py): a number counts only next to one"
+    **{name: "the identifier's names (national_ids.toml): a number counts only next to one"
        for name in ("nl_bsn", "de_steuer_id", "se_personnummer", "dk_cpr", "pl_pesel", "pt_nif", "ie_ppsn", "ro_cnp",
                     "gr_amka", "ru_snils", "ru_inn", "ua_rnokpp", "cz_rodne_cislo", "in_pan", "jp_my_number", "au_tfn",
                     "au_medicare", "tr_kimlik", "il_teudat_zehut", "id_nik", "gb_nhs_number", "ca_health_number",

@@ -21,6 +21,7 @@ import datetime
 import functools
 import importlib
 import itertools
+import re
 from collections.abc import Callable
 from types import ModuleType
 
@@ -281,10 +282,21 @@ def de_kvnr_valid(value: str) -> bool:
     return total % 10 == int(v[9])
 
 
+_NINO = re.compile(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]")
+_NINO_NEVER_ISSUED = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+
+
+def gb_nino_valid(value: str) -> bool:
+    """A UK National Insurance number: two letters HMRC issues, six digits and A-D. The format has no check digit
+    (python-stdnum 2.2 has no NINO), so its letter rules are all there is to check."""
+    v = "".join(value.split()).upper()
+    return _NINO.fullmatch(v) is not None and v[:2] not in _NINO_NEVER_ISSUED
+
+
 OWN_VALIDATORS: dict[str, Callable[[str], bool]] = {
     "sg_nric": sg_nric_valid, "ru_snils": ru_snils_valid, "hu_taj": hu_taj_valid, "hu_tax": hu_tax_valid,
     "au_medicare": au_medicare_valid, "mx_clabe": mx_clabe_valid, "bitlocker_key": bitlocker_key_valid,
-    "se_coordination": se_coordination_valid, "de_kvnr": de_kvnr_valid,
+    "se_coordination": se_coordination_valid, "de_kvnr": de_kvnr_valid, "gb_nino": gb_nino_valid,
 }
 
 # Every function in the policy that computes a check digit itself, and why python-stdnum does not do it.

@@ -9,7 +9,7 @@ A single keyword regex ("password|token|secret") both misses real keys and
 refuses harmless sentences ("the token budget is 300"). Instead each format has
 its own detector, with the check its specification gives where it has one; the
 detectors live in policy/detectors/, one module an idea (formats, vendors, tokens,
-hashes, urls, numbers, ids, ids_world, phrases, nearby, lines, codes, words,
+hashes, urls, numbers, ids_world, phrases, nearby, lines, codes, words,
 context, spoken, documents, health, loose), identifiers partly as data (national.py
 reads national_ids.toml, catalogue.py reads catalogue.csv), and are listed in one
 registry, `DETECTORS`. A refusal
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from . import public
 from .decision import STORE_REASON, PolicyDecision, Verdict  # noqa: F401  (Verdict: still importable from here)
-from .detectors import catalogue, ids
+from .detectors import catalogue
 from .detectors import vendors
 from .detectors.codes import find_bank_account, find_entry_code, find_recovery_secret
 from .detectors.formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGINGFACE, _JWT, _PACKAGE, _SENDGRID, _SK_KEY,
@@ -36,7 +36,8 @@ from .detectors.formats import (_AWS_KEY_ID, _GITHUB, _GITLAB, _GOOGLE, _HUGGING
 from .detectors.context import (find_account_password, find_login_pair, find_one_time_code, find_passphrase_words,
                              find_password_followup, find_session_cookie, find_table_secret)
 from .detectors.ids_world import WORLD_ID_DETECTORS
-from .detectors.documents import find_bitlocker_key, find_document_number, find_driving_licence, find_mrz
+from .detectors.documents import (find_bitlocker_key, find_document_number, find_driving_licence, find_mrz,
+                                  find_passport)
 from .detectors.loose import find_loose_credential
 from .detectors.health import find_insurance_member_id, find_medicare_mbi
 from .detectors.urls import find_dsn_credentials
@@ -167,17 +168,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("age_secret_key", "an age secret key", vendors.find_age_key, "AGE-SECRET-KEY-1 + 58"),
     Detector("gcp_service_account", "a Google Cloud service-account key file", vendors.find_gcp_service_account,
              '{"type": "service_account", ...}'),
-    Detector("es_dni", "a Spanish DNI or NIE (check letter valid)", needs_digit(ids.find_es_dni), "12345678Z"),
-    Detector("it_codice_fiscale", "an Italian codice fiscale (check letter valid)",
-             needs_digit(ids.find_it_codice_fiscale),
-             "RSSMRA85T10A562S"),
-    Detector("in_aadhaar", "an Aadhaar number (Verhoeff-valid)", needs_digit(ids.find_in_aadhaar), "2345 6789 0124"),
-    Detector("br_cpf", "a Brazilian CPF (check digits valid)", needs_digit(ids.find_br_cpf), "111.444.777-35"),
-    Detector("ca_sin", "a Canadian SIN (Luhn-valid)", needs_digit(ids.find_ca_sin), "SIN 123 456 782"),
-    Detector("fr_insee", "a French social security number (key valid)", needs_digit(ids.find_fr_insee),
-             "1 85 05 78 006 084 91"),
-    Detector("uk_nino", "a UK National Insurance number", needs_digit(ids.find_uk_nino), "AB 12 34 56 C"),
-    Detector("passport_number", "a passport number", needs_digit(ids.find_passport), "passport number 123456789"),
+    Detector("passport_number", "a passport number", needs_digit(find_passport), "passport number 123456789"),
     # Round 3: vendors' tokens by prefix or label, signed and webhook URLs, password hashes, other key files.
     *(Detector(name, description, find, example) for name, description, find, example in TOKEN_DETECTORS),
     # Round 3: national identifiers and bank details of 26 more countries, each with its specification's check.

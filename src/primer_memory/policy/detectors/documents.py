@@ -15,6 +15,7 @@ import re
 from ..checksums import icao_digit, valid
 from .id_scan import END, Names, first_valid
 from ..scan import Span, first_in_windows, has_upper, positions
+from ..wordlist import labels
 
 def _checks(field: str, digit: str) -> bool:
     return digit.isdigit() and icao_digit(field) == digit
@@ -119,3 +120,18 @@ def _grouped_licence_ok(value: str) -> bool:
     """Letter-led groups whose characters, joined, would make a licence number read bare."""
     joined = value.replace(" ", "").replace("-", "")
     return 7 <= len(joined) <= 18 and _licence_ok(joined) and sum(c.isalpha() for c in joined) <= 10
+
+
+# ----------------------------------------------------------------------------- a passport number after its name
+
+_PASSPORT_WORDS = labels("passport")  # a passport's name in its languages (words.csv)
+_PASSPORT_VALUE = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{6,9}(?![A-Za-z0-9])")
+
+
+def find_passport(text: str) -> Span | None:
+    """A passport number: 6-9 capitals and digits (at least two digits) right after the word passport."""
+    for pos in positions(text, _PASSPORT_WORDS):
+        for value in _PASSPORT_VALUE.finditer(text, pos + 5, min(len(text), pos + 45)):
+            if sum(c.isdigit() for c in value.group()) >= 2:
+                return value.span()
+    return None

@@ -192,13 +192,19 @@ def _placed(pattern: re.Pattern[bytes], text: str, value: bytes, names: Names | 
             if judged.get(around, True):
                 match = pattern.match(found_view, pos - 1)
                 if (match is not None and match.start(1) == pos and match.group(1) == value
-                        and not (b" " in value and found_view[pos - 2:pos - 1].isdigit())):  # not groups of a longer run
+                        and not (b" " in value and _joined(text, pos - 2))):  # not groups of a longer run
                     span = (pos - 1, pos - 1 + len(value))
                     if names is None or names.near(text, *span):
                         return span
                     judged[around] = False
             pos = found_view.find(value, pos + 1, hi)
     return None
+
+
+def _joined(text: str, at: int) -> bool:
+    """Whether the number starting after text[at] continues a run of digit groups: a digit, then one space or
+    tab. A line break or punctuation ends the run ("DOB 12/03/1988" on one line, the number on the next)."""
+    return at >= 1 and text[at] in " \t" and text[at - 1].isdigit()
 
 
 _SEPARATORS = str.maketrans("", "", " .-+/")

@@ -28,7 +28,7 @@ __all__ = ["Form", "NationalId", "NationalIdsError", "detectors", "national_ids"
 class Form:
     """One way a number is written: its pattern, the names it needs near (None: none), its shape pieces, and how
     a candidate is judged: the stdnum kinds, on the digits only (`digits`, perhaps only the `first` few), never
-    all zeros (`nonzero`), upper-cased (`upper`)."""
+    all zeros (`nonzero`) or one digit repeated (`varied`), upper-cased (`upper`)."""
 
     pattern: re.Pattern[bytes]
     names: Names | None
@@ -38,12 +38,15 @@ class Form:
     first: int = 0
     nonzero: bool = False
     upper: bool = False
+    varied: bool = False
 
     def accept(self, value: str) -> bool:
         """Whether a stdnum kind of the form takes `value`."""
         if self.digits:
             value = digits_of(value)[:self.first or None]
         if self.nonzero and not any(c in "123456789" for c in value):
+            return False
+        if self.varied and len(set(digits_of(value))) < 2:
             return False
         value = value.upper() if self.upper else value
         return any(valid(kind, value) for kind in self.checks)
@@ -76,7 +79,8 @@ def _form(table: dict[str, Any], checks: tuple[str, ...], upper: bool) -> Form:
     words, cased = tuple(table.get("names", ())), tuple(table.get("cased", ()))
     names = Names(*words, cased=cased) if words or cased else None
     return Form(pattern, names, tuple(s.encode() for s in table.get("shapes", ())), checks,
-                table.get("digits", False), table.get("first", 0), table.get("nonzero", False), upper)
+                table.get("digits", False), table.get("first", 0), table.get("nonzero", False), upper,
+                table.get("varied", False))
 
 
 class NationalIdsError(ValueError):
@@ -84,7 +88,7 @@ class NationalIdsError(ValueError):
 
 
 _KEYS = {"description", "example", "checks", "forms", "why", "requires", "upper"}
-_FORM_KEYS = {"pattern", "names", "cased", "shapes", "checks", "digits", "first", "nonzero"}
+_FORM_KEYS = {"pattern", "names", "cased", "shapes", "checks", "digits", "first", "nonzero", "varied"}
 
 
 def parse(text: str) -> dict[str, NationalId]:
@@ -101,7 +105,7 @@ def parse(text: str) -> dict[str, NationalId]:
         for form in table["forms"]:
             if "pattern" not in form or not set(form) <= _FORM_KEYS:
                 raise NationalIdsError(f"a form of [{name}] needs a pattern and may have names, cased, shapes, checks, "
-                                       f"digits, first and nonzero; it has {', '.join(sorted(form))}")
+                                       f"digits, first, nonzero and varied; it has {', '.join(sorted(form))}")
             checks = tuple(form.get("checks", table.get("checks", ())))
             unknown = [k for k in checks if k not in STDNUM and k not in OWN_VALIDATORS] or ([] if checks else [""])
             if unknown:
