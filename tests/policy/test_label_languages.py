@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from primer_memory.policy.detectors.context import _PLAIN
 from primer_memory.policy.detectors.nearby import _QUESTION_WORDS
-from primer_memory.policy.detectors.phrases import _DESCRIPTIVE
+from primer_memory.policy.detectors.values import DESCRIPTIVE
 from primer_memory.policy.registry import load_conditions
 from primer_memory.policy.rules import review
 from primer_memory.policy.wordlist import LABELS, labels
@@ -39,7 +39,7 @@ def _word(rng: random.Random) -> str:
 def _answer(rng: random.Random) -> str:
     """A made-up answer; one that is a question word or a description ('Como', 'When') is drawn again: the answer
     judge reads those as the question going on, by design."""
-    while (word := _word(rng)) in _QUESTION_WORDS or word in _DESCRIPTIVE:
+    while (word := _word(rng)) in _QUESTION_WORDS or word in DESCRIPTIVE:
         pass
     return word.capitalize()
 

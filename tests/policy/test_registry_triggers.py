@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from primer_memory.policy.detectors import (codes, context, documents, hashes, health, national,
-                                            lines, loose, nearby, phrases, spoken, tokens, words)
+                                            lines, loose, nearby, phrases, spoken, tokens, values, words)
 from primer_memory.policy.registry import load_conditions
 
 TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
@@ -25,8 +25,8 @@ TRIGGERED_BY: dict[str, list[tuple[str, ...]]] = {
     "code_nearby": [nearby._CODE_TRIGGERS],
     "wifi_key": [nearby._WIFI_TRIGGERS],
     "security_answer": [nearby._SECURITY_WORDS],
-    "password_nearby": [nearby._PASSWORD_TRIGGERS],
-    "password_followup": [context._PASSWORD_TRIGGERS, context._ASKED],
+    "password_nearby": [values.PASSWORD_TRIGGERS],
+    "password_followup": [values.PASSWORD_TRIGGERS, context._ASKED],
     "table_secret": [context._COLUMN_TRIGGERS],
     "one_time_code": [context._NOTICE_TRIGGERS, context._USE_TRIGGERS],
     "session_cookie": [context._COOKIE_NAMES],
@@ -81,8 +81,8 @@ NOTES = {
     "code_nearby": "a word for what a code opens (nearby._CODE_TRIGGERS)",
     "wifi_key": "a Wi-Fi word (nearby._WIFI_TRIGGERS)",
     "security_answer": "a security question's words (nearby._SECURITY_WORDS)",
-    "password_nearby": "a password word (nearby._PASSWORD_TRIGGERS)",
-    "password_followup": "a password word or what is asked for (context._PASSWORD_TRIGGERS and _ASKED)",
+    "password_nearby": "a password word (values.PASSWORD_TRIGGERS)",
+    "password_followup": "a password word or what is asked for (values.PASSWORD_TRIGGERS and context._ASKED)",
     "table_secret": "a secret column's name (context._COLUMN_TRIGGERS)",
     "one_time_code": "a code word or a verb that uses one (context._NOTICE_TRIGGERS and _USE_TRIGGERS)",
     "session_cookie": "a session cookie's name (context._COOKIE_NAMES)",

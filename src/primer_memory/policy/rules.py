@@ -82,10 +82,6 @@ class Finding:
     end: int
 
 
-Span = tuple[int, int]
-
-
-
 # --------------------------------------------------------------------------- the registry
 
 DETECTORS: tuple[Detector, ...] = (

@@ -130,7 +130,6 @@ _AFTER_ALNUM = re.compile(r"[A-Za-z0-9]")
 _AFTER_WORD = re.compile(r"[A-Za-z0-9_]")
 _AFTER_TOKEN = re.compile(r"[A-Za-z0-9_-]")
 _AFTER_TOKEN_DOT = re.compile(r"[A-Za-z0-9_.-]")
-_AFTER_SCHEME = re.compile(r"[A-Za-z0-9+.-]")
 _AFTER_NUMBER = re.compile(r"[\w.,]")
 _AFTER_UNICODE_WORD = re.compile(r"\w")
 

@@ -14,9 +14,9 @@ import re
 from collections.abc import Callable
 
 from ..checksums import valid
-from .phrases import looks_chosen
 from ..scan import Span, scan_windows
 from ..wordlist import labels
+from .values import looks_chosen
 
 _CODE = r"\d{3,8}[#*]?|\d{1,2}(?:[- ]\d{1,2}){2,5}"  # a PIN-like code, or a combination 3-8-1-6 / 12-34-56
 

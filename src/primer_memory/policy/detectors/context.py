@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import re
 
-from .nearby import _ABOUT_PASSWORDS, _GLUED, _PASSWORD_TRIGGERS, _STRIP, strongly_chosen
-from .phrases import _CJK_CHAR, NOT_A_VALUE
 from ..scan import Span, _high_entropy, _literal, first_in_windows, has_digit, lower_in_place, positions
 from ..wordlist import labels
+from .values import ABOUT_PASSWORDS, CJK_CHAR, GLUED, NOT_A_VALUE, PASSWORD_TRIGGERS, STRIP, chosen_value
 
 # ----------------------------------------------------------------------------- the line after a password word
 
@@ -40,7 +39,7 @@ def _line_tokens(line: str) -> list[tuple[int, str]]:
     for raw in line.split():
         found = line.index(raw, offset)
         offset = found + len(raw)
-        token = raw.strip(_STRIP)
+        token = raw.strip(STRIP)
         if token:
             out.append((found + raw.find(token), token))
     return out
@@ -50,7 +49,7 @@ def _line_tokens(line: str) -> list[tuple[int, str]]:
 _ASKED = ("login", "logon", "creds", "credentials", "code", "pin", "passcode", "combination", "combo", "key", "token")
 _NUMERIC_ASKED = frozenset({"code", "pin", "passcode", "combination", "combo"})
 _NUMBER_ANSWER = re.compile(r"#?\d{4,8}[#*]?")
-_FOLLOW_AT = re.compile("|".join(re.escape(w) for w in sorted(_PASSWORD_TRIGGERS + _ASKED, key=len, reverse=True)))
+_FOLLOW_AT = re.compile("|".join(re.escape(w) for w in sorted(PASSWORD_TRIGGERS + _ASKED, key=len, reverse=True)))
 
 
 # A setting with a number ("password_min_length=12", "max_age:90"): a policy's knob, not an answer (issue 48).
@@ -68,9 +67,8 @@ def _answer_in(line: str, numeric: bool = False) -> Span | None:
                 return offset, offset + len(token)
     for offset, token in tokens:
         key = previous.rstrip(":=").lower()
-        if (strongly_chosen(token) and key not in _REFERENCE_WORDS and not key.endswith(("id", "-id", "_id"))
-                and not NOT_A_VALUE.fullmatch(token) and not _CJK_CHAR.search(token) and not _SETTING.fullmatch(token)
-                and _literal(token) is not None):
+        if (chosen_value(token) and key not in _REFERENCE_WORDS and not key.endswith(("id", "-id", "_id"))
+                and not CJK_CHAR.search(token) and not _SETTING.fullmatch(token)):
             return offset, offset + len(token)
         previous = token
     return None
@@ -78,11 +76,11 @@ def _answer_in(line: str, numeric: bool = False) -> Span | None:
 
 def _judge_followup(window: str) -> Span | None:
     """A password word at window[1:] whose own line holds no value, then an answer on one of the next two lines."""
-    if _GLUED.match(window):
+    if GLUED.match(window):
         return None
     low = lower_in_place(window)
     word = _FOLLOW_AT.match(low, 1)
-    if word is None or (_GLUED.match(window, word.end()) and window[1].isascii()) or word.group() == "pass":
+    if word is None or (GLUED.match(window, word.end()) and window[1].isascii()) or word.group() == "pass":
         return None  # 'pass' alone is a boarding pass or a mountain pass more often than a password
     rest = window[word.end():]
     first_line, newline, after = rest.partition("\n")
@@ -92,7 +90,7 @@ def _judge_followup(window: str) -> Span | None:
     if asked and "?" not in first_line:
         return None  # a code or key word counts only in a question; its answer follows
     following = first_line.split()
-    if following and following[0].lower().strip(_STRIP) in _ABOUT_PASSWORDS:
+    if following and following[0].lower().strip(STRIP) in ABOUT_PASSWORDS:
         return None  # "password policy" / "- 12 characters": talk about passwords, not one
     if _answer_in(first_line) is not None:
         return None  # a value on the word's own line is password_nearby's to judge
@@ -119,22 +117,22 @@ _SENTENCE_BREAK = re.compile(r"[.!?。！？](?:[ \t]+|(?=[^\x00-\x7f]))")
 def _says_mine(before: str) -> bool:
     before = before.replace("\0", " ")  # the padding of a window at the text's start
     words = before.split()[-3:]
-    return any(w.strip(_STRIP) in _MINE for w in words) or any(before.endswith(m) for m in _MINE
-                                                               if _CJK_CHAR.search(m))
+    return any(w.strip(STRIP) in _MINE for w in words) or any(before.endswith(m) for m in _MINE
+                                                               if CJK_CHAR.search(m))
 
 
 def _judge_next_sentence(window: str) -> Span | None:
     """'my password' in a sentence that gives no value, and a value in the one sentence after it."""
     low = lower_in_place(window)
     word = _FOLLOW_AT.match(low, _MINE_BEFORE)
-    if word is None or word.group() in _ASKED or (_GLUED.match(window, word.end()) and window[_MINE_BEFORE].isascii()):
+    if word is None or word.group() in _ASKED or (GLUED.match(window, word.end()) and window[_MINE_BEFORE].isascii()):
         return None
     before = low[:_MINE_BEFORE]
-    if _GLUED.match(window, _MINE_BEFORE - 1) or not _says_mine(before[max(before.rfind("\n"), 0):]):
+    if GLUED.match(window, _MINE_BEFORE - 1) or not _says_mine(before[max(before.rfind("\n"), 0):]):
         return None
     line = window[word.end():].split("\n", 1)[0]
     following = line.split()
-    if following and following[0].lower().strip(_STRIP) in _PASSWORD_THINGS:
+    if following and following[0].lower().strip(STRIP) in _PASSWORD_THINGS:
         return None  # "my password manager ..." names a thing, not the password
     cut = _SENTENCE_BREAK.search(line)
     if cut is None or _answer_in(line[:cut.start()]) is not None:
@@ -142,7 +140,7 @@ def _judge_next_sentence(window: str) -> Span | None:
     after = line[cut.end():]
     end = _SENTENCE_BREAK.search(after)
     sentence = after[:end.start()] if end else after
-    span = _answer_in(sentence) if not _CJK_CHAR.search(sentence) else _ascii_answer_in(sentence)
+    span = _answer_in(sentence) if not CJK_CHAR.search(sentence) else _ascii_answer_in(sentence)
     base = word.end() + cut.end()
     return None if span is None else (base + span[0], base + span[1])
 
@@ -153,8 +151,8 @@ _ASCII_RUN = re.compile(r"[!-~]{6,}")
 def _ascii_answer_in(sentence: str) -> Span | None:
     """In a sentence written without spaces ("新しいのはTr0ub4dor&3です"), the first run of ASCII that is a value."""
     for run in _ASCII_RUN.finditer(sentence):
-        token = run.group().strip(_STRIP)
-        if strongly_chosen(token) and not NOT_A_VALUE.fullmatch(token) and _literal(token) is not None:
+        token = run.group().strip(STRIP)
+        if chosen_value(token):
             start = run.start() + run.group().find(token)
             return start, start + len(token)
     return None
@@ -166,11 +164,11 @@ def find_password_followup(text: str) -> Span | None:
     if not has_digit(text):
         return None  # every answer this finder takes has a digit
     if "\n" in text:
-        span = first_in_windows(text, positions(text, _PASSWORD_TRIGGERS + _ASKED), 1, 100 + _FOLLOW,
+        span = first_in_windows(text, positions(text, PASSWORD_TRIGGERS + _ASKED), 1, 100 + _FOLLOW,
                                 _judge_followup)
         if span is not None:
             return span
-    return first_in_windows(text, positions(text, _PASSWORD_TRIGGERS), _MINE_BEFORE, 160, _judge_next_sentence)
+    return first_in_windows(text, positions(text, PASSWORD_TRIGGERS), _MINE_BEFORE, 160, _judge_next_sentence)
 
 
 # ----------------------------------------------------------------------------- an account and its password
@@ -184,7 +182,7 @@ _PAIR = re.compile(rf"(?<![\w.+-])(?P<user>{_EMAIL})(?:[ \t]*[/|][ \t]*|:|,[ \t]
 def _judge_pair(window: str) -> Span | None:
     for match in _PAIR.finditer(window):
         value = match.group("value").rstrip(".;)")
-        if strongly_chosen(value) and not NOT_A_VALUE.fullmatch(value) and _literal(value) is not None:
+        if chosen_value(value):
             return match.start("value"), match.start("value") + len(value)
     return None
 
@@ -407,7 +405,7 @@ _ACCOUNT = re.compile(r"(?:login|log-in|logon|admin|administrator|root|superuser
 
 
 def _judge_account(window: str) -> Span | None:
-    if _GLUED.match(window):
+    if GLUED.match(window):
         return None
     match = _ACCOUNT.match(lower_in_place(window), 1)
     if match is None:
@@ -420,9 +418,7 @@ def _judge_account(window: str) -> Span | None:
         while end > start and window[end - 1] in ".,;:)!?":
             end -= 1
     value = window[start:end]
-    if strongly_chosen(value) and not NOT_A_VALUE.fullmatch(value) and _literal(value) is not None:
-        return start, end
-    return None
+    return (start, end) if chosen_value(value) else None
 
 
 def find_account_password(text: str) -> Span | None:
@@ -469,7 +465,7 @@ _CONNECTORS = (":", "：", "=", " is", " es", " lautet", " è", " é", "'s", "�
 
 
 def _judge_phrase(window: str) -> Span | None:
-    if _GLUED.match(window):
+    if GLUED.match(window):
         return None
     word = _PHRASE_AT.match(lower_in_place(window[:_LONGEST_PHRASE_WORD + 1]), 1)
     if word is None:

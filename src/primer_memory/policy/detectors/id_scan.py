@@ -223,8 +223,3 @@ def date_ok(year: int, month: int, day: int) -> bool:
         return datetime.date(year, month, day) <= LATEST_BIRTH_DATE
     except ValueError:
         return False
-
-
-def yymmdd_ok(yy: int, month: int, day: int) -> bool:
-    """Whether a two-digit-year birth date is real in 1900 + yy or 2000 + yy (29 February 00 is, in 2000)."""
-    return date_ok(1900 + yy, month, day) or date_ok(2000 + yy, month, day)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from .phrases import looks_chosen
 from ..scan import _QUOTED, Span, _literal, _matches_folded, lowered
+from .values import looks_chosen
 
 _LINE_BACK = 160  # how far back on the same line the command name may be
 _FLAG_P = re.compile(r"\s-p(?P<value>[^\s-]\S{0,127})")  # mysql -pSECRET (no space)

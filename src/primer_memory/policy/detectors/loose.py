@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import re
 
-from .nearby import _NOT_SECRET_CODE
-from .phrases import (_CJK_WORDS, _NUMERIC_WORDS, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, NOT_A_VALUE,
-                      names_a_reference)
 from .id_scan import has_shape
 from ..scan import Span, _literal, first_in_windows, has_digit, lower_in_place, positions
 from ..wordlist import labels
+from .values import (CJK_WORDS, NOT_A_VALUE, NOT_SECRET_CODE, NUMERIC_WORDS, PASSWORD_WORDS_EN, PASSWORD_WORDS_OTHER,
+                     names_a_reference)
 
-_TRIGGERS = tuple(sorted({w.lower() for w in _PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS}
-                         | set(_CJK_WORDS) | {"code", "passcode", "otp", "login", "credentials", "creds", "pin"}
+_TRIGGERS = tuple(sorted({w.lower() for w in PASSWORD_WORDS_EN + PASSWORD_WORDS_OTHER + NUMERIC_WORDS}
+                         | set(CJK_WORDS) | {"code", "passcode", "otp", "login", "credentials", "creds", "pin"}
                          # The word "code" in the languages the corpora are written in, and what locks a box:
                          | {"código", "codigo", "codice", "kod", "kód", "mã", "รหัส", "combinación", "combinazione",
                             "combinaison", "kombination", "abholcode", "zahlenschloss", "lockbox", "nenosiri",
@@ -83,7 +82,7 @@ def _judge(window: str) -> Span | None:
     if _WORDS.findall(before)[-1:] and _WORDS.findall(before)[-1] in _PUBLIC_CODE:
         return None
     sentence = before[max(before.rfind("\n"), before.rfind(". ")) + 1:]
-    if _NOT_SECRET_CODE.search(sentence + " " + word.group()) or names_a_reference(sentence, ""):
+    if NOT_SECRET_CODE.search(sentence + " " + word.group()) or names_a_reference(sentence, ""):
         return None  # "zip code", "error code", "promo code", "track-and-trace code"
     rest = window[word.end():]
     line, _, below = rest.partition("\n")

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 
 from .codes import _CIPHER
-from .phrases import (_CJK_CHAR, _CJK_WORDS, _DESCRIPTIVE, _PASSWORD_WORDS_EN, _PASSWORD_WORDS_OTHER, _UNITS,
-                      NOT_A_VALUE, _ascii_head, looks_chosen, names_a_reference)
 from ..scan import Span, _literal, first_in_windows, has_digit, lower_in_place, lowered, positions
 from ..wordlist import labels
+from .values import (ABOUT_PASSWORDS, CJK_CHAR, DESCRIPTIVE, GLUED, NOT_A_VALUE, NOT_SECRET_CODE, PASSWORD_TRIGGERS,
+                     STRIP, UNITS, ascii_head, looks_chosen, names_a_reference, strongly_chosen)
 
 _CLAUSE = 70  # how far after the word a value may be
 # Where the value can no longer be: a new line or sentence, or a shell command's end. '!' and '?' end a clause only
@@ -33,28 +33,8 @@ _CLAUSE_END = re.compile(r"\n|[.。](?:\s|$)|[！？]|(?<=\s)[!?]|&&|\|\||\s\|\s
 
 # ----------------------------------------------------------------------------- passwords
 
-_ABBREVIATIONS = ("pw", "pword", "p/w", "pswd", "psw", "passw", "pass", "creds", "credentials", "login pw",
-                  "mdp", "kennwort", "pwd",
-                  # and the usual misspellings
-                  "pasword", "paswd", "passwrd", "paswrd", "psswd", "pssword", "passowrd", "pasword")
-_PASSWORD_TRIGGERS = tuple(sorted({w.lower() for w in _PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _ABBREVIATIONS}
-                                  | set(_CJK_WORDS)))
-_GLUED = re.compile(r"[^\W\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")  # a letter or digit right before/after
 _OBJECT_WORDS = frozenset("""for of on at user username account acct host server from by via with in ticket id
 no. # für von pour de del du da do per для от dla van voor""".split())
-_SYMBOLS = frozenset("!#$%&*+?@^~=")
-_STRIP = "\"'`“”‘’«»()[]{}<>,;.:"
-
-
-def strongly_chosen(token: str) -> bool:
-    """A password someone picked: 8-64 characters with letters and digits, and mixed case or a symbol."""
-    if not 8 <= len(token) <= 64:
-        return False
-    letters = [c for c in token if c.isalpha()]
-    if not letters or not any(c.isdigit() for c in token):
-        return False
-    mixed = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
-    return mixed or any(c in _SYMBOLS for c in token)
 
 
 def _clause(window: str) -> str:
@@ -64,14 +44,14 @@ def _clause(window: str) -> str:
 
 def _judge_password(window: str) -> Span | None:
     """The first chosen-looking token in the clause after the password word at window[1:]."""
-    if _GLUED.match(window):
+    if GLUED.match(window):
         return None  # '1Password', 'bypass', 'compass'
     low = lower_in_place(window)
     word = _PASSWORD_AT.match(low, 1)
     if word is None:
         return None
     start = word.end()
-    if _GLUED.match(window, start) and window[1].isascii():
+    if GLUED.match(window, start) and window[1].isascii():
         return None  # 'passwordless', 'passed', 'pwned'
     if window.startswith((">", "}", "]", "_"), start) or (window.startswith(".", start) and
                                                           window[start + 1:start + 2].isalpha()):
@@ -82,7 +62,7 @@ def _judge_password(window: str) -> Span | None:
     first = True
     ambiguous = word.group() in _AMBIGUOUS  # 'boarding pass LH2041A': only a chosen-looking token counts
     tokens = clause.split()
-    if tokens and tokens[0].lower() in _ABOUT_PASSWORDS and (len(tokens) < 2 or tokens[1].lower() != "to"):
+    if tokens and tokens[0].lower() in ABOUT_PASSWORDS and (len(tokens) < 2 or tokens[1].lower() != "to"):
         return None  # 'password manager Bitwarden2', 'password policy v2' talk about passwords ('reset to X' gives one)
     for raw in tokens:
         loose = first and not ambiguous
@@ -91,34 +71,30 @@ def _judge_password(window: str) -> Span | None:
         if _ATTRIBUTE.match(raw):
             previous = raw.lower()
             continue  # another key=value pair: 'minlength="14"'
-        token = _ascii_head(raw.strip(_STRIP + "="))
+        token = ascii_head(raw.strip(STRIP + "="))
         # Right after the word ("pw gatto00") letters with digits are enough; further on it must look chosen.
         near = loose and token.isascii() and looks_chosen(token) and any(c.isdigit() for c in token)
-        chosen = not _CJK_CHAR.search(token) and (near or strongly_chosen(token))  # a Chinese clause is no token
+        chosen = not CJK_CHAR.search(token) and (near or strongly_chosen(token))  # a Chinese clause is no token
         if (previous not in _OBJECT_WORDS and chosen and not NOT_A_VALUE.fullmatch(token)
                 and not _CIPHER.fullmatch(token) and _literal(token) is not None):
             begin = start + found + raw.find(token)
             return begin, begin + len(token)
-        previous = raw.lower().strip(_STRIP)
+        previous = raw.lower().strip(STRIP)
         first = False
     return None
 
 
-_ABOUT_PASSWORDS = frozenset("""manager managers policy policies reset resets rotation field fields hint hints strength
-length requirement requirements rule rules expiry expiration change changes vault hash hashes hashing protected
-protection prompt dialog form screen page box input generator complexity history age spray spraying leak leaks breach
-breaches audit""".split())
 _AMBIGUOUS = frozenset({"pass", "creds", "credentials", "login pw"})
 _ATTRIBUTE = re.compile(r"""[A-Za-z_][\w.-]*=["']""")
-_PASSWORD_AT = re.compile("|".join(re.escape(w) for w in sorted(_PASSWORD_TRIGGERS, key=len, reverse=True)))
-_LONGEST_PASSWORD_WORD = max(map(len, _PASSWORD_TRIGGERS))
+_PASSWORD_AT = re.compile("|".join(re.escape(w) for w in sorted(PASSWORD_TRIGGERS, key=len, reverse=True)))
+_LONGEST_PASSWORD_WORD = max(map(len, PASSWORD_TRIGGERS))
 
 
 def find_password_nearby(text: str) -> Span | None:
     """'btw the pw's Kestrel!447 now', 'temp password issued Temp-84xk-Qa', 'creds are jm:BlueHeron2024!'."""
     if not has_digit(text):
         return None  # every value this finder takes has a digit
-    return first_in_windows(text, positions(text, _PASSWORD_TRIGGERS), 1, _LONGEST_PASSWORD_WORD + _CLAUSE,
+    return first_in_windows(text, positions(text, PASSWORD_TRIGGERS), 1, _LONGEST_PASSWORD_WORD + _CLAUSE,
                             _judge_password)
 
 
@@ -138,13 +114,6 @@ _CARD_CODES = frozenset({"cvv", "cvc", "cvv2", "csc"})
 _CODE_WORDS = ("code", "combination", "combo", "código", "codice", "kod", "код", "пин", *_PIN_WORDS)
 _LOCK_WORDS = labels("lock")  # what a code opens, in every language of the word list (words.csv)
 _CODE_TRIGGERS = tuple(sorted(set(_CODE_WORDS + _LOCK_WORDS), key=len, reverse=True))
-# Words before the number that make it something other than a secret: "zip code: 10115", "area code 212".
-_NOT_SECRET_CODE = re.compile(r"\b(?:zip|postal|post|postcode|area|country|dialling|dialing|sort|swift|bic|iata|"
-                              r"promo|promotion|discount|coupon|voucher|gift|product|item|sku|tracking|booking|"
-                              r"confirmation|reference|order|invoice|error|status|exit|return|http|source|dress|"
-                              r"qr|bar|color|colour|hex|country|language|tax|tariff|hs|airport|flight|seat|"
-                              r"room number|floor number|platform|terminal|postleitzahl|código postal|codice postale|cap|"
-                              r"kod pocztowy|индекс|boarding|departure|arrival|number of|since|until)\b")
 # A code sent by text message is a one-time password, whatever else the sentence calls it (round 4).
 _ONE_TIME = re.compile(r"\b(?:sms|text message|texto|otp|2fa|authenticator|login|sign-in|signin)\b")
 _CONNECTOR = (r"(?:\s*[:=：]|\s+(?:is|was|are|ist|lautet|est|es|é|è|är|er|je|jest|wynosi|это|είναι|is\s+now|now|"
@@ -165,7 +134,7 @@ _CODE_BARE_OTHER_SCRIPT = re.compile(r"(?P<mid>(?:\s{0,2}[^\W\d]{1,12}){0,3}?\s{
 _TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _QUANTITY = frozenset("""days day weeks week months month years year hours hour minutes minute mins min seconds secs
 times attempts tries people persons cars m cm mm km kg g lb lbs ft feet inches metres meters % euros eur usd dollars
-pounds pcs pieces units items""".split()) | _UNITS
+pounds pcs pieces units items""".split()) | UNITS
 _NEXT = re.compile(r"\s*(\S{1,20})")
 
 
@@ -197,7 +166,7 @@ def _judge_code(window: str, word: str, before: str) -> Span | None:
     strong = word in _CODE_WORDS or "code" in mid or "pin" in mid or "combination" in mid
     if digits < (3 if strong or "set to" in match.group().lower() else 4) or digits > 12:
         return None
-    if (_NOT_SECRET_CODE.search(before + window[:len(word)] + " " + mid) or names_a_reference(before, mid)) \
+    if (NOT_SECRET_CODE.search(before + window[:len(word)] + " " + mid) or names_a_reference(before, mid)) \
             and not _ONE_TIME.search(mid):
         return None
     after = _NEXT.match(window, match.end("value"))
@@ -214,10 +183,10 @@ _LONGEST_CODE_WORD = max(map(len, _CODE_TRIGGERS))
 
 def _judge_code_window(window: str) -> Span | None:
     """The code's span in a lowered window whose trigger word starts at index _BEFORE, or None."""
-    if _GLUED.match(window, _BEFORE - 1):
+    if GLUED.match(window, _BEFORE - 1):
         return None
     word = _CODE_AT.match(window, _BEFORE)
-    if word is None or (_GLUED.match(window, word.end()) and window[_BEFORE].isascii()):
+    if word is None or (GLUED.match(window, word.end()) and window[_BEFORE].isascii()):
         return None  # 'pink', 'codes', 'doorman', 'gateway'
     before = window[:_BEFORE]
     before = before[max(before.rfind("\n"), before.rfind(". ")) + 1:]  # only this sentence
@@ -303,7 +272,7 @@ def _judge_answer(window: str) -> Span | None:
     # One lowercase word may be an answer ("memorable word: tangerine"), but not after "is" ("... is optional").
     several = len(value.split()) > 1 or match.group("connector") == "is"
     if (several and first[0].isalpha() and not first[0].isupper() and first[0].isascii()) \
-            or lowered_first in _QUESTION_WORDS or lowered_first in _DESCRIPTIVE \
+            or lowered_first in _QUESTION_WORDS or lowered_first in DESCRIPTIVE \
             or lowered_first.endswith(("ed", "ing")):
         return None
     return match.span("value")

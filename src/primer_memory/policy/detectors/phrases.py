@@ -14,40 +14,15 @@ from __future__ import annotations
 import re
 
 from ..scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, check_places, next_word, positions
-from ..wordlist import labels
+from .values import (CJK_WORDS, DESCRIPTIVE, NOT_A_VALUE, NUMERIC_WORDS, PASSWORD_WORDS_EN, PASSWORD_WORDS_OTHER, UNITS,
+                     ascii_head, looks_chosen, names_a_reference)
 
-# Words that describe a password rather than being one: "the password is on the wiki", "... is required".
-_DESCRIPTIVE = frozenset("""
-a an the on in at by of for to from with without under inside behind into onto via per
-not no never always still now also only just too very so quite really already usually
-this that it its these those whatever what which who where when how why same different
-new old strong weak long short secure insecure complex simple hard easy valid invalid
-correct incorrect wrong right blank empty missing optional mandatory unknown known
-case case-sensitive sensitive insensitive due available unavailable there here somewhere
-personal shared unique temporary permanent automatic manual mine yours theirs ours his hers
-being been be one your my our their his her see ask check call contact use found
-bad good fine ok okay required needed expired changed set reset
-kept stored saved hashed salted encrypted sent shown hidden masked managed rotated synced written typed entered
-""".split())
-# A number or word followed by one of these describes a length: "the PIN is 4 digits", "... is four characters long".
-_UNITS = frozenset("""characters character chars char digits digit letters letter symbols words long minimum min max
-maximum zeichen stellen ziffern caractères caracteres chiffres dígitos caratteri cifre tekens cijfers znaków cyfr
-символов цифр 文字 桁 位""".split())
 
-_CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
-# A password's and a passphrase's names in every language come from the series' word list (words.csv, purposes
-# "password" and "passphrase"): English apart (after its strong "is" any word that is not a description is a
-# value), then the others, then those in scripts written without spaces (matched with no word boundary).
-_NAMES = labels("password") + labels("passphrase")
-_PASSWORD_WORDS_EN = labels("password", "en") + labels("passphrase", "en")
-_PASSWORD_WORDS_OTHER = tuple(w for w in _NAMES if w not in _PASSWORD_WORDS_EN and not _CJK_CHAR.search(w))
-_NUMERIC_WORDS = labels("pin_code")  # a PIN's or a door code's name (words.csv): its value is digits only
-_CJK_WORDS = tuple(w for w in _NAMES if _CJK_CHAR.search(w))
 _CJK_NUMERIC = frozenset({"暗証番号"})
 
-_ALL_LATIN = sorted(_PASSWORD_WORDS_EN + _PASSWORD_WORDS_OTHER + _NUMERIC_WORDS, key=len, reverse=True)
+_ALL_LATIN = sorted(PASSWORD_WORDS_EN + PASSWORD_WORDS_OTHER + NUMERIC_WORDS, key=len, reverse=True)
 _WORD_RE = ("(?:" + "|".join(re.escape(w) for w in _ALL_LATIN) + r")(?![\w])|(?:"
-            + "|".join(re.escape(w) for w in _CJK_WORDS) + ")")
+            + "|".join(re.escape(w) for w in CJK_WORDS) + ")")
 _QUALIFIER = (r"(?:(?P<qual>\s+(?:for|of|on|at|to|für|zum|zur|vom|von|de|du|des|del|della|dello|do|da|dos|das|van|"
               r"voor|от|для|"
               r"dla|di|till|til|k|του|της|για|pour|para|per|pro|na|för|på|in|im|nel|nella|en|w|в|em|no)\s+[^\n:=,]{1,40}?"
@@ -75,36 +50,7 @@ _NOT_AFTER = re.compile(r"[^\W\u3000-\u9fff\uff00-\uffef]")  # a Latin or Cyrill
 _NUMERIC_VALUE = re.compile(r"(?:(?:left|right|links|rechts)\s+|[lr]\s*)?\d{1,12}"
                             r"(?:[\s,/-]{1,3}(?:(?:left|right)\s+|[lr]\s*)?\d{1,12}){0,5}[#*]?",
                             re.I)
-_SYMBOLS = frozenset("!#$%&*+?@^~_")
 _TIME_WORDS = frozenset("in since until by from after before during of".split())
-# Tokens that look chosen but are not values: addresses, paths, versions, references to variables.
-NOT_A_VALUE = re.compile(r"""(?:[a-z][a-z0-9+.-]*://|www\.)\S*     # a URL
-                             |[\w.+-]+@[\w-]+(?:\.[\w-]+)+          # an e-mail address
-                             |\S*/\S*/\S*|\S*\\\S*                  # a path
-                             |v?\d+(?:\.\d+)+\w*                    # a version
-                             |\S*(?:\$\{|\$\(|\{\{|%[A-Z_]+%)\S*    # a reference to a variable
-                             |@\S*|1password\S*                    # a host after '@', the password manager
-                             """, re.I | re.X)
-
-
-def _ascii_head(value: str) -> str:
-    """'M3!r3&UHです' -> 'M3!r3&UH': a value written straight into Japanese, Chinese or Korean ends at the script
-    change ('Smørrebrød#5' stays whole: Latin letters with accents are part of a value)."""
-    if value and value[0].isascii():
-        cut = _CJK_CHAR.search(value)
-        if cut is not None:
-            return value[:cut.start()]
-    return value
-
-
-def looks_chosen(value: str) -> bool:
-    """A value someone picked as a secret: 6+ characters mixing letters with digits or symbols."""
-    if len(value) < 6 or any(c.isspace() for c in value):
-        return False
-    letters = any(c.isalpha() for c in value)
-    digits = any(c.isdigit() for c in value)
-    symbols = any(c in _SYMBOLS for c in value)
-    return (letters and digits) or ((letters or digits) and symbols)
 
 
 def _value_is_secret(raw: str, next_word: str) -> bool:
@@ -114,10 +60,10 @@ def _value_is_secret(raw: str, next_word: str) -> bool:
         return False
     if _QUOTED.match(raw):
         return True
-    if next_word.lower().strip(".,;") in _UNITS:
+    if next_word.lower().strip(".,;") in UNITS:
         return False
     lowered = value.lower()
-    if lowered in _DESCRIPTIVE:
+    if lowered in DESCRIPTIVE:
         return False
     if value.isalpha() and value.islower() and lowered.endswith(("ed", "ing", "ly")):
         return False  # participles and adverbs: "stored", "expiring", "randomly generated"
@@ -132,12 +78,12 @@ def _numeric_span(text: str, start: int, strong: bool) -> Span | None:
     digits = sum(c.isdigit() for c in match.group())
     if not (3 if strong else 4) <= digits <= 16:
         return None
-    if next_word(text, match.end()).lower().strip(".,;") in _UNITS:
+    if next_word(text, match.end()).lower().strip(".,;") in UNITS:
         return None
     return match.span()
 
 
-_TRIGGERS = tuple(sorted({w.lower() for w in _ALL_LATIN} | set(_CJK_WORDS)))
+_TRIGGERS = tuple(sorted({w.lower() for w in _ALL_LATIN} | set(CJK_WORDS)))
 _WORD_AT = re.compile(_WORD_RE, re.I)
 _WINDOW = 400  # a match never reaches further than this from its credential word (every part is bounded)
 
@@ -185,7 +131,7 @@ def _judge(window: str, glued: bool, before: str = "") -> Span | None:
     loose = _PHRASE_LOOSE.match(window)
     if loose is None or (glued and loose.group("word")[0].isascii()):
         return None
-    if loose.group("word").lower() in _NUMERIC_WORDS:  # "keypad code for the storeroom 282980": digits only
+    if loose.group("word").lower() in NUMERIC_WORDS:  # "keypad code for the storeroom 282980": digits only
         if names_a_reference(before, window[loose.end("word"):loose.start("value")].lower()):
             return None  # "pin code for delivery 560034": a reference
         if window[:loose.start("value")].split()[-1].lower() in _TIME_WORDS:
@@ -193,7 +139,7 @@ def _judge(window: str, glued: bool, before: str = "") -> Span | None:
         if window[:loose.start("value")].split()[-1].lower().strip("#.:") in _PLACES:
             return None  # "access code for room 2114 is on the board": the number names the room (round 7)
         return _numeric_span(window, loose.start("value"), False)
-    value = _ascii_head(loose.group("value").rstrip(_TRAILING))
+    value = ascii_head(loose.group("value").rstrip(_TRAILING))
     literal = _literal(value)
     if literal is not None and looks_chosen(literal) and not NOT_A_VALUE.fullmatch(literal):
         return loose.start("value"), loose.start("value") + len(value)
@@ -213,31 +159,14 @@ _NUMBERED = frozenset("""user usuario usuário utilisateur benutzer account kont
 client cliente customer kunde number nummer numéro número no nr case invoice member""".split())
 
 
-# Words that make the number after a code word a reference (words.csv, purpose "reference"), when they qualify the
-# code word itself: right before it ("Delivery pincode 560034", "booking code") or between it and the number
-# ("codice della prenotazione è 4821", "código de seguimiento"). Earlier in the sentence they name another number
-# ("reservation 3363706014, PIN 1346": the PIN is the booking's secret).
-_REFERENCE = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in labels("reference") if not _CJK_CHAR.search(w))
-                        + r")\b|" + "|".join(re.escape(w) for w in labels("reference") if _CJK_CHAR.search(w)))
-_REFERENCE_LAST = re.compile(r"(?:" + _REFERENCE.pattern + r")[\s:#-]*$")
 _REFERENCE_BEFORE = 24
-
-
-def names_a_reference(before: str, between: str) -> bool:
-    """Whether a reference word (lower case) ends `before` (the sentence up to the code word) or stands in
-    `between` (from the code word to its number) with no number of its own after it ("the PIN for reservation
-    3363706014 is 1346": that reference has its number, and the PIN is still the secret)."""
-    if _REFERENCE_LAST.search(before) is not None:
-        return True
-    found = _REFERENCE.search(between)
-    return found is not None and not any(c.isdigit() for c in between[found.end():])
 
 
 def _judge_phrase(match: re.Match[str], before: str = "") -> Span | None:
     text = match.string
     word = match.group("word").lower()
     strong = match.group("strong") is not None
-    if word in _NUMERIC_WORDS or word in _CJK_NUMERIC:
+    if word in NUMERIC_WORDS or word in _CJK_NUMERIC:
         if names_a_reference(before, text[match.end("word"):match.start("value")].lower()):
             return None  # "Delivery pincode 560034", "codice della prenotazione 4821": a reference
         return _numeric_span(text, match.start("value"), strong)
@@ -248,17 +177,17 @@ def _judge_phrase(match: re.Match[str], before: str = "") -> Span | None:
     quoted = _QUOTED.match(raw) is not None
     if not quoted and not strong and match.group("other") is None and any(c in raw for c in ",;|"):
         return None  # no connector, and cells: a table's header word above a row ("password\nbank,ana,****")
-    value = raw if quoted else _ascii_head(raw.rstrip(_TRAILING))
+    value = raw if quoted else ascii_head(raw.rstrip(_TRAILING))
     literal = _literal(value)
     if literal is None or literal.startswith("//"):
         return None  # a placeholder, or the rest of a URL ("password at https://...")
     if quoted:
         secret = True
-    elif word in _PASSWORD_WORDS_EN and strong:
+    elif word in PASSWORD_WORDS_EN and strong:
         secret = _value_is_secret(value, match.group("next") or "")
     else:
-        secret = looks_chosen(literal) or (word in _CJK_WORDS and literal.isdigit() and len(literal) >= 4) or (
+        secret = looks_chosen(literal) or (word in CJK_WORDS and literal.isdigit() and len(literal) >= 4) or (
             # digits only, in any language: 4+ after ':' or '=', 6+ after a word ('mot de passe est 482913')
             literal.isdigit() and len(literal) <= 12 and len(literal) >= (4 if strong else 6)
-            and (match.group("next") or "").lower().strip(".,;") not in _UNITS)
+            and (match.group("next") or "").lower().strip(".,;") not in UNITS)
     return (match.start("value"), match.start("value") + len(value)) if secret else None

@@ -17,9 +17,9 @@ import re
 
 from ..checksums import luhn_valid
 from .card_windows import card_issued
-from .nearby import _NOT_SECRET_CODE
 from .id_scan import has_shape
 from ..scan import Span, first_in_windows, lower_in_place, positions
+from .values import NOT_SECRET_CODE
 
 _DIGIT_WORDS = frozenset("""
 zero oh o nought nil one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
@@ -60,7 +60,7 @@ def _judge(window: str) -> Span | None:
         return None  # inside a longer word: 'spin', 'barcode'
     low = lower_in_place(window)
     before = low[:_BEFORE]
-    if _NOT_SECRET_CODE.search(before[max(before.rfind("\n"), before.rfind(". ")) + 1:]):
+    if NOT_SECRET_CODE.search(before[max(before.rfind("\n"), before.rfind(". ")) + 1:]):
         return None  # "error code four oh four", "zip code ..."
     end = _STOP.search(low, _BEFORE)
     sentence = low[:end.start()] if end else low
@@ -146,6 +146,6 @@ def find_dictated_digits(text: str) -> Span | None:
             return match.span()
         if 4 <= len(digits) <= 12:
             before = text[max(0, match.start() - 40):match.start()].lower()
-            if _CODE_WORD.search(before) and not _NOT_SECRET_CODE.search(before):
+            if _CODE_WORD.search(before) and not NOT_SECRET_CODE.search(before):
                 return match.span()
     return None

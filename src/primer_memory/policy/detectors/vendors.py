@@ -13,7 +13,6 @@ import re
 from ..scan import Span, _matches, _regex_finder
 
 _NOT_TOKEN = re.compile(r"[A-Za-z0-9_-]")
-_NOT_B64 = re.compile(r"[A-Za-z0-9+/]")
 
 _SAS_SIG = re.compile(r"sig=(?P<sig>[A-Za-z0-9%+/=]{30,})")
 _SAS_FIELDS = re.compile(r"\b(?:sv|se|sp|spr|srt|ss)=")

@@ -6,10 +6,11 @@ import base64
 import binascii
 import re
 
-from .phrases import _value_is_secret, looks_chosen
+from .phrases import _value_is_secret
 from ..wordlist import labels
 from ..scan import (_AFTER_UNICODE_WORD, _TRAILING, Span, _entropy, _high_entropy, _is_variable, _key_before,
                           _literal, _matches_folded, has_long_token, lowered, next_word)
+from .values import looks_chosen
 
 
 
