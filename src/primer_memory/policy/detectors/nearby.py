@@ -100,16 +100,9 @@ def find_password_nearby(text: str) -> Span | None:
 
 # ----------------------------------------------------------------------------- codes
 
-# PIN-like words: the number may follow with no connector at all ("passcode 254136", "密码350325").
-# A one-time code's name in the word list's languages comes from words.csv (purpose "verification_code").
-_PIN_WORDS = ("pin", "puk", "passcode", "pincode", "pin code", "code pin", "code secret", "geheimzahl", "暗証番号", "密码",
-              "비밀번호", "验证码", "驗證碼", "인증번호", *labels("verification_code"), "kod weryfikacyjny",
-              "код подтверждения", "رمز", "الرقم السري", "קוד", "türcode", "cvv", "cvc", "cvv2", "csc", "clave",
-              "पिन", "รหัส", "mã pin", "kode pin", "tuercode", "torcode", "haustürcode",
-              "alarmcode", "tresorcode", "zahlencode", "schlosscode", "digicode", "deurcode", "portkod", "portkoden",
-              # Round 5: codes that stand in for a second factor.
-              "bypass code", "backup code", "recovery code", "auth code", "authentication code", "mfa code",
-              "temporary code", "temp code", "access code")
+# PIN-like words: the number may follow with no connector at all ("passcode 254136", "密码350325"): words.csv's
+# purpose "bare_code" (PINs, a card's code, codes that stand in for a second factor), and a one-time code's name.
+_PIN_WORDS = (*labels("bare_code"), *labels("verification_code"))
 _CARD_CODES = frozenset({"cvv", "cvc", "cvv2", "csc"})
 _CODE_WORDS = ("code", "combination", "combo", "código", "codice", "kod", "код", "пин", *_PIN_WORDS)
 _LOCK_WORDS = labels("lock")  # what a code opens, in every language of the word list (words.csv)
