@@ -45,7 +45,8 @@ from .detectors.spoken import find_dictated_digits, find_spoken_digits
 from .detectors.tokens import TOKEN_DETECTORS
 from .detectors.lines import find_cli_password, find_credential_file_line
 from .detectors.nearby import find_code_nearby, find_password_nearby, find_security_answer, find_wifi_key
-from .detectors.numbers import _find_card, _find_iban, _find_ssn, iban_valid, luhn_valid
+from .detectors.numbers import _find_card, _find_iban, _find_ssn, iban_valid
+from .checksums import luhn_valid
 from .detectors.phrases import find_password_phrase
 from .detectors.words import (_find_password_assignment, _find_secret_assignment, find_byte_array_key,
                           find_encoded_password, find_encoded_private_key, find_lone_token)

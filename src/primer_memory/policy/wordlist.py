@@ -29,7 +29,7 @@ VERBS = ("action", "move", "change")
 """Purposes whose words are verbs, matched by stem: an agent's actions; what moves data or money; what changes."""
 MARKERS = ("standing", "politeness", "agent", "obligation", "you", "role", "payee")
 LABELS = ("password", "passphrase", "pin_code", "verification_code", "key_name", "recovery_words", "secret_answer",
-          "lock", "passport", "reference", "mine", "bare_code")
+          "lock", "passport", "reference", "mine", "bare_code", "identity_document", "driving_licence", "member_id")
 """Purposes the detectors read (`labels`), never markers: a credential's names, the words that make a number a
 reference rather than a secret, and the first-person possessives ('my password')."""
 PURPOSES = VERBS + MARKERS + LABELS

@@ -50,9 +50,7 @@ def find_mrz(text: str) -> Span | None:
 
 # A document number with its check digit, after the document's name: 9 characters and the digit (German ID cards
 # use letters C F G H J K L M N P R T V W X Y Z and digits; passports of many countries, any capitals).
-_DOCUMENT_WORDS = ("identity card", "id card", "id-card", "personalausweis", "ausweis", "reisepass", "passport",
-                   "passeport", "pasaporte", "passaporto", "passaporte", "paspoort", "paszport", "carte d'identité",
-                   "carta d'identità", "documento de identidad", "identiteitskaart", "dowód osobisty", "id no")
+_DOCUMENT_WORDS = labels("identity_document")  # an ID card's or a passport's name (words.csv)
 _DOCUMENT_NUMBER = re.compile(r"(?<![A-Za-z0-9])(?P<value>(?=[A-Z0-9]{10}(?![A-Za-z0-9]))(?=[A-Z0-9]*\d[A-Z0-9]*\d)"
                               r"[A-Z0-9]{9}\d)")
 _DOCUMENT_REACH = 60
@@ -103,12 +101,7 @@ _LICENCE = re.compile(rb" ((?=[A-Z0-9]{6,16}(?![A-Z0-9]))(?:[A-Z]*[0-9]){5}[A-Z0
 # Dashed groups after a leading letter, or the UK's three spaced groups (surname, birth date, initials and checks).
 _LICENCE_GROUPED = re.compile(rb" ([A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,8}){1,4}|[A-Z9]{5} [0-9]{6} [A-Z0-9]{5})" + END)
 _GROUP_SHAPES = (b"0-0", b"A-0", b"0-A", b" 000000 ")  # where groups of a licence meet
-_LICENCE_NAMES = Names("driver license", "driver's license", "drivers license", "driver licence", "driving licence",
-                       "driving license", "driver’s license", "driver's licence", "drivers licence", "driver lic",
-                       "driver's lic", "drivers lic", "führerschein", "permis de conduire", "licencia de conducir",
-                       "carnet de conducir", "permiso de conducir", "carteira de motorista", "carteira de habilitação",
-                       "patente di guida", "rijbewijs", "prawo jazdy", "ehliyet", "körkort", "kørekort", "førerkort",
-                       "ajokortti", "運転免許", "运转免许", "驾驶证", "운전면허", "dl#", "dl no", "dl")
+_LICENCE_NAMES = Names(*labels("driving_licence"))  # a driving licence's name in its languages (words.csv)
 
 
 def _licence_ok(value: str) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..scan import Span, first_in_windows, has_upper, lowered, positions
+from ..wordlist import labels
 
 _L = "[AC-HJKMNP-RT-Y]"  # the letters an MBI may use
 _AN = "[AC-HJKMNP-RT-Y0-9]"
@@ -34,16 +35,15 @@ def find_medicare_mbi(text: str) -> Span | None:
                             lambda window: (m.span() if (m := _MBI_PLAIN.search(window)) else None))
 
 
-_MEMBER_LABEL = re.compile(r"(?:member|subscriber|insured|policy\s*holder|beneficiary|patient|insurance|"
-                           r"versicherten|mitglieds|adhérent|afiliado|asegurado)[ \t-]*(?:id|number|no\.?|nr\.?|#|"
-                           r"nummer|numéro|número)[ \t]*[:#]?[ \t]*(?P<value>[A-Za-z0-9][A-Za-z0-9-]{5,19})"
-                           r"(?![A-Za-z0-9-])", re.I)
+# The word before a member number (words.csv, purpose "member_id"), then what names the number.
+_MEMBER_WORDS = labels("member_id")
+_MEMBER_LABEL = re.compile("(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in _MEMBER_WORDS) + ")"
+                           r"[ \t-]*(?:id|number|no\.?|nr\.?|#|nummer|numéro|número)[ \t]*[:#]?[ \t]*"
+                           r"(?P<value>[A-Za-z0-9][A-Za-z0-9-]{5,19})(?![A-Za-z0-9-])", re.I)
 _HEALTH = re.compile(r"insurance|insurer|health|medical|dental|vision|medicare|medicaid|bcbs|blue\s+cross|"
                      r"blue\s+shield|aetna|cigna|humana|united\s*health|kaiser|anthem|krankenkasse|krankenversicher|"
                      r"versicherung|mutuelle|assurance\s+maladie|seguro|salud|saúde|\bplan\b|\bgroup\b|\brx\b|"
                      r"payer|copay|\bhmo\b|\bppo\b|\baok\b|\btk\b|\bnhs\b", re.I)
-_MEMBER_WORDS = ("member", "subscriber", "insured", "policyholder", "policy holder", "beneficiary", "patient",
-                 "insurance", "versicherten", "mitglieds", "adhérent", "afiliado", "asegurado")
 _REACH = 80
 
 

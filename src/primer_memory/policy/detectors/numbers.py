@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from .id_scan import has_shape
-from ..checksums import luhn_valid, valid
+from ..checksums import valid
 from .card_windows import card_windows
 from ..scan import _AFTER_NUMBER, _AFTER_UNICODE_WORD, Span, _matches_folded, first_accepted
 
