@@ -57,6 +57,10 @@ def test_published_examples() -> None:
     assert [valid("sg_nric", v) for v in ("S1234567D", "T1234567J", "F1234567N", "G1234567X", "S1234567E")] == [
         True, True, True, True, False]
     assert valid("iban", "GB82 WEST 1234 5698 7654 32") and not valid("iban", "GB83 WEST 1234 5698 7654 32")
+    # The UK NINO has no check digit: its letter rules are the check (HMRC never issues these prefixes and letters).
+    assert valid("gb_nino", "AB 12 34 56 C") and valid("gb_nino", "ab123456c")
+    assert not any(valid("gb_nino", v) for v in ("GB123456A", "NK123456A", "DA123456A", "AO123456A", "AB123456E",
+                                                 "AB12345C", "AB1234567C"))
     with pytest.raises(UnknownKindError, match="add it to STDNUM"):
         valid("xx_nothing", "123")
 

@@ -10,7 +10,8 @@ county, an Indonesian regency): tables lag, and a leak costs a write policy more
 Own checks remain only for formats python-stdnum 2.2 lacks (OWN_CHECKS says why for each): the
 Singapore NRIC/FIN letter, the Russian SNILS, the Hungarian TAJ and tax number, the Australian
 Medicare card, the Mexican CLABE, the ICAO 9303 check digit of passports' machine-readable zones,
-BitLocker recovery keys, and Swedish coordination numbers (stdnum reads the day + 60 as no date).
+BitLocker recovery keys, Swedish coordination numbers (stdnum reads the day + 60 as no date), and the UK National
+Insurance number's prefix rules (it has no check digit).
 Wallet private keys (WIF, xprv, nsec) keep their base58check and bech32 checksums in detectors/hashes.py:
 stdnum.bitcoin reads addresses, not keys.
 """

@@ -17,7 +17,8 @@ from ..scan import _QUOTED, _TRAILING, Span, _is_variable, _literal, check_place
 from .values import (CJK_WORDS, DESCRIPTIVE, NOT_A_VALUE, NUMERIC_WORDS, PASSWORD_WORDS_EN, PASSWORD_WORDS_OTHER, UNITS,
                      ascii_head, looks_chosen, names_a_reference)
 
-
+# The credential words this finder reads come from values.py (the word list's password, passphrase and PIN names);
+# a Japanese PIN's name is read as numeric too, though the word list files it under "password".
 _CJK_NUMERIC = frozenset({"暗証番号"})
 
 _ALL_LATIN = sorted(PASSWORD_WORDS_EN + PASSWORD_WORDS_OTHER + NUMERIC_WORDS, key=len, reverse=True)

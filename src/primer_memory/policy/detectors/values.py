@@ -15,8 +15,10 @@ import re
 from ..scan import _literal
 from ..wordlist import labels
 
+# A character of a script written without spaces between words (CJK ideographs, kana, hangul, full-width forms).
 CJK_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 GLUED = re.compile(r"[^\W\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")  # a letter or digit right before/after
+# What is trimmed from a token before it is judged: quotes, brackets and punctuation.
 STRIP = "\"'`“”‘’«»()[]{}<>,;.:"
 # Tokens that look chosen but are not values: addresses, paths, versions, references to variables.
 NOT_A_VALUE = re.compile(r"""(?:[a-z][a-z0-9+.-]*://|www\.)\S*     # a URL
@@ -38,6 +40,7 @@ def ascii_head(value: str) -> str:
     return value
 
 
+# The symbols that make a value look chosen; the two tests differ by '_' and '=', each as its judges were built.
 _CHOSEN_SYMBOLS = frozenset("!#$%&*+?@^~_")
 
 
@@ -108,8 +111,8 @@ NOT_SECRET_CODE = re.compile(r"\b(?:zip|postal|post|postcode|area|country|dialli
                              r"promo|promotion|discount|coupon|voucher|gift|product|item|sku|tracking|booking|"
                              r"confirmation|reference|order|invoice|error|status|exit|return|http|source|dress|"
                              r"qr|bar|color|colour|hex|country|language|tax|tariff|hs|airport|flight|seat|"
-                             r"room number|floor number|platform|terminal|postleitzahl|código postal|codice postale|cap|"
-                             r"kod pocztowy|индекс|boarding|departure|arrival|number of|since|until)\b")
+                             r"room number|floor number|platform|terminal|postleitzahl|código postal|codice postale|"
+                             r"cap|kod pocztowy|индекс|boarding|departure|arrival|number of|since|until)\b")
 
 
 # Words that make the number after a code word a reference (words.csv, purpose "reference"), when they qualify the
