@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -78,6 +79,17 @@ def luhn(body: str) -> str:
         n = int(d) * (2 if i % 2 == 0 else 1)
         total += n - 9 if n > 9 else n
     return body + str((10 - total % 10) % 10)
+
+
+_DIGIT_RUN = re.compile(r"\d(?:[^\w\n]{0,2}\d)*")
+
+
+def card_runs_in(texts: list[str], card: str) -> list[str]:
+    """The runs of four or more of `card`'s digits written in any of `texts`. A run is digits joined by at most two
+    characters that are neither letters, digits nor line breaks (a space, a dash, a dot: how numbers are grouped),
+    read in each text apart: "548. Where we were: 548" holds two runs of three, not "548548"."""
+    runs = [re.sub(r"\D", "", m.group()) for text in texts for m in _DIGIT_RUN.finditer(text)]
+    return [card[i:i + 4] for i in range(len(card) - 3) if any(card[i:i + 4] in run for run in runs)]
 
 
 def refused_cards() -> object:

@@ -7,16 +7,15 @@ and over the user's turns alone), so no piece reaches the note or long-term memo
 
 from __future__ import annotations
 
-import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from primer_memory import LongTermMemory, Scope
 from primer_memory.short_term.handoff import held_back, write_handoff
 from primer_memory.short_term.tokens import estimate_tokens
 
-from helpers import refused_cards
+from helpers import card_runs_in, refused_cards
 
 ALICE = Scope("acme", "alice")
 FACT = "Alice's fiscal year starts in April."
@@ -54,9 +53,20 @@ def test_a_reply_between_the_pieces_does_not_hide_them() -> None:
 CARDS = refused_cards()
 
 
+def test_the_oracle_reads_runs_as_numbers_are_written() -> None:
+    """card_runs_in, the check below: grouped and split runs count, digits far apart in the text do not."""
+    card = "4748546222845548"
+    assert "5548" in card_runs_in(["paid with 4748 5462 2284 5548"], card)
+    assert "4748" in card_runs_in(["first 4; 748 then"], card)  # two pieces put side by side
+    assert card_runs_in(["Hand-off note: April; 548. Where we were: 548"], card) == []  # "548548" is not written
+    assert card_runs_in(["548", "548"], card) == []  # two records are two texts
+
+
 @given(card=CARDS, grouped=st.booleans(), cuts=st.lists(st.integers(1, 18), min_size=1, max_size=2, unique=True),
        reply=st.booleans())
 @settings(max_examples=60, deadline=None)
+# Drawn once: the last piece, '548', stands in the note twice and in memory; three digits, no run of four.
+@example(card="4748546222845548", grouped=True, cuts=[1, 16], reply=False)
 def test_a_card_split_at_any_point_over_two_or_three_turns_never_reaches_the_note_or_memory(
         card: str, grouped: bool, cuts: list[int], reply: bool) -> None:
     """Property over Luhn-valid card numbers (Visa and Mastercard prefixes) the policy refuses whole, written plain
@@ -74,5 +84,4 @@ def test_a_card_split_at_any_point_over_two_or_three_turns_never_reaches_the_not
         if reply:
             chat.append({"role": "assistant", "content": "ok"})
     note, stored = _handoff(chat)
-    digits = re.sub(r"\D", "", note + " ".join(stored))
-    assert not any(card[i:i + 4] in digits for i in range(13)), (pieces, note, stored)
+    assert card_runs_in([note, *stored], card) == [], (pieces, note, stored)

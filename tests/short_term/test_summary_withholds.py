@@ -8,7 +8,6 @@ modes are covered: the lesson's extractive one and the rolling (model-written) o
 
 from __future__ import annotations
 
-import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +16,7 @@ from primer_memory import ShortTermMemory, context_reference, first_sentences
 from primer_memory.short_term.summarizers import StandInModelSummarizer
 from primer_memory.short_term.withheld import WITHHELD
 
-from helpers import refused_cards
+from helpers import card_runs_in, refused_cards
 
 FILLER = [  # short first sentences (what the extractive summary keeps), long tails (what makes the chat overflow)
     ("user", "Alice's fiscal year starts in April. She said so at the kickoff meeting last week, twice."),
@@ -92,8 +91,8 @@ def test_a_card_split_at_any_point_over_two_or_three_turns_never_reaches_the_sum
         turns.append(("user", piece))
         if reply:
             turns.append(("assistant", "ok"))
-    digits = re.sub(r"\D", "", _summary(turns, rolling, budget, keep_last))
-    assert not any(card[i:i + 4] in digits for i in range(13)), (pieces, digits)
+    summary = _summary(turns, rolling, budget, keep_last)
+    assert card_runs_in([summary], card) == [], (pieces, summary)
 
 
 TURNS = st.lists(st.one_of(st.sampled_from(FILLER), st.sampled_from([
