@@ -19,6 +19,8 @@ import functools
 import re
 from importlib.resources import files
 
+from . import masking
+
 __all__ = ["PUBLIC_FORMATS", "examples", "masked", "public_spans"]
 
 # Bitcoin addresses: base58check (1..., 3...) or bech32 (bc1...), judged by stdnum.bitcoin's checksums.
@@ -95,11 +97,7 @@ def public_spans(text: str) -> list[tuple[int, int, str]]:
 
 
 def masked(text: str) -> str:
-    """`text` with every public value replaced by '*' of its length: what the detectors read."""
+    """`text` with every public value replaced by '*' of its length: what the detectors read (masking.masked, the
+    one pass redact() also masks its findings with)."""
     spans = public_spans(text)
-    if not spans:
-        return text
-    chars = list(text)
-    for start, end, _ in spans:
-        chars[start:end] = "*" * (end - start)
-    return "".join(chars)
+    return masking.masked(text, spans) if spans else text

@@ -1,7 +1,8 @@
 """The series' one multilingual word list (`words.csv`: word, language, purpose), compiled for the checks.
 
-The instruction check (instructions.py) and the redirect check (redirects.py) read it; each row says what its word
-is for. Marker words (a standing order, a politeness word, the agent, a modal, "you", a chat role, a payee) are
+The instruction check (instructions.py) and the redirect check (redirects.py) read it, and so do the detectors: each
+row says what its word is for, and a label purpose (LABELS: a credential's names, reference words, possessives) is
+read as written with `labels()`, as trigger words, by the detectors and by the registry's `{purpose}` keywords. Marker words (a standing order, a politeness word, the agent, a modal, "you", a chat role, a payee) are
 found by their tokens, or as written in scripts that do not space their words. Verbs (an agent's actions, what
 moves data or money, what changes a payee) are matched by Snowball stem in their language, so one row covers
 every inflection; English orders take the bare form only.

@@ -24,6 +24,7 @@ from importlib.resources import files
 from ..checksums import valid
 from ..registry import Condition, load_conditions
 from ..scan import Span, first_in_windows, lowered, positions
+from .id_scan import digits_of
 
 __all__ = ["CatalogueFormat", "formats", "find_bank_account_by_catalogue", "find_health_id_by_catalogue",
            "find_personal_id_by_catalogue", "find_tax_id_by_catalogue"]
@@ -51,7 +52,7 @@ class CatalogueFormat:
         if how == "iban":
             from stdnum import iban
 
-            return lambda value: _digits_only(value) and iban.is_valid(_iban_of(what, value))
+            return lambda value: digits_of(value).isdigit() and iban.is_valid(_iban_of(what, value))
         if how == "own":  # a check python-stdnum lacks, kept with the others in checksums.OWN_CHECKS
             return lambda value: valid(what, value)
         if how == "shape":  # no check digit at all: the layout as written, which `checked: no` keeps behind a name
@@ -59,10 +60,6 @@ class CatalogueFormat:
             return lambda value: layout.fullmatch(value) is not None
         module = importlib.import_module(f"stdnum.{self.format}")
         return module.is_valid
-
-
-def _digits_only(value: str) -> bool:
-    return re.sub(r"[ .\-/]", "", value).isdigit()
 
 
 def _iban_of(country: str, value: str) -> str:
